@@ -1,0 +1,8 @@
+//! One module per group of subcommands; each turns its arguments into library calls.
+
+pub mod live;
+pub mod plan;
+pub mod puzzle;
+pub mod render;
+pub mod slide;
+pub mod vision;

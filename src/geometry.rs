@@ -1,0 +1,85 @@
+//! Where the board sits in a frame: the bridge between pixels and cells.
+//!
+//! Vision produces a [`Grid`], the renderer draws with one, the annotator labels with one and
+//! the agent turns a planned cell into a click with one — so all of them agree on what
+//! "cell (r, c)" means in pixels.
+
+use crate::board::{Point, Pos};
+use serde::{Deserialize, Serialize};
+
+/// A regular grid of cells in image pixels. The pitch is fractional because screens scaled
+/// by 125 % DPI give pitches such as 38.75 px.
+#[derive(Clone, Copy, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Grid {
+    /// Top-left corner of cell (0, 0), in pixels.
+    pub origin: (f32, f32),
+    /// Distance from one cell's top-left to the next, (x, y) in pixels.
+    pub pitch: (f32, f32),
+    pub rows: usize,
+    pub cols: usize,
+}
+
+impl Grid {
+    /// The rectangle of cell `(row, col)` as (x, y, w, h) in pixels; signed coordinates so ring
+    /// cells outside the board (-1, rows, cols) have a rectangle too.
+    pub fn cell_rect(&self, row: i32, col: i32) -> (f32, f32, f32, f32) {
+        (
+            self.origin.0 + col as f32 * self.pitch.0,
+            self.origin.1 + row as f32 * self.pitch.1,
+            self.pitch.0,
+            self.pitch.1,
+        )
+    }
+
+    /// The centre of a board cell, where the bot clicks.
+    pub fn center(&self, p: Pos) -> (f32, f32) {
+        self.point_center(Point::from(p))
+    }
+
+    /// The centre of a path corner, ring cells included, where a link line is drawn.
+    pub fn point_center(&self, p: Point) -> (f32, f32) {
+        let (x, y, w, h) = self.cell_rect(p.row, p.col);
+        (x + w / 2.0, y + h / 2.0)
+    }
+
+    /// The cell under a pixel, `None` outside the board.
+    pub fn cell_at(&self, x: f32, y: f32) -> Option<Pos> {
+        let c = ((x - self.origin.0) / self.pitch.0).floor();
+        let r = ((y - self.origin.1) / self.pitch.1).floor();
+        if r < 0.0 || c < 0.0 || r as usize >= self.rows || c as usize >= self.cols {
+            None
+        } else {
+            Some(Pos::new(r as usize, c as usize))
+        }
+    }
+
+    /// The board's bounding box (x, y, w, h) in pixels.
+    pub fn bounds(&self) -> (f32, f32, f32, f32) {
+        (
+            self.origin.0,
+            self.origin.1,
+            self.cols as f32 * self.pitch.0,
+            self.rows as f32 * self.pitch.1,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn centre_and_lookup_agree() {
+        let g = Grid {
+            origin: (13.0, 178.0),
+            pitch: (31.0, 35.0),
+            rows: 11,
+            cols: 19,
+        };
+        let p = Pos::new(3, 7);
+        let (x, y) = g.center(p);
+        assert_eq!(g.cell_at(x, y), Some(p));
+        assert_eq!(g.cell_at(12.0, 200.0), None);
+        assert_eq!(g.point_center(Point::new(-1, 0)).1, 178.0 - 17.5);
+    }
+}
