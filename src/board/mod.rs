@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 pub use gravity::Gravity;
-pub use link::{Link, Point};
+pub use link::{can_link, check_link, find_link, removable_pairs, Link, Point};
 
 /// One cell of the board.
 ///
@@ -268,6 +268,51 @@ impl Board {
         counts
     }
 
+    /// What one move does: empties `a` and `b`, then lets the other tiles slide under
+    /// `gravity`. Does not check the move is legal (see [`check_link`]).
+    pub fn remove_pair(&mut self, a: Pos, b: Pos, gravity: Gravity) {
+        self.set(a, Cell::Empty);
+        self.set(b, Cell::Empty);
+        gravity.apply(self);
+    }
+
+    /// Whether `other` is this board with the tile types renamed (a bijection between the
+    /// letters): two readings of one screen, or a reading and a truth file, name types
+    /// differently but must agree on which cells hold equal pictures.
+    pub fn same_up_to_renaming(&self, other: &Board) -> bool {
+        self.renaming_mismatches(other)
+            .is_some_and(|m| m.is_empty())
+    }
+
+    /// The cells where `other` disagrees with this board under the best renaming built
+    /// greedily in row-major order (first occurrence fixes a letter's partner); `None` when
+    /// the sizes differ. Used to score a reading cell by cell.
+    pub fn renaming_mismatches(&self, other: &Board) -> Option<Vec<Pos>> {
+        if (self.rows, self.cols) != (other.rows, other.cols) {
+            return None;
+        }
+        let mut fwd = [None::<u8>; 256];
+        let mut back = [None::<u8>; 256];
+        let mut bad = Vec::new();
+        for p in self.positions() {
+            let ok = match (self.get(p), other.get(p)) {
+                (Cell::Tile(x), Cell::Tile(y)) => match (fwd[x as usize], back[y as usize]) {
+                    (None, None) => {
+                        fwd[x as usize] = Some(y);
+                        back[y as usize] = Some(x);
+                        true
+                    }
+                    (f, b) => f == Some(y) && b == Some(x),
+                },
+                (a, b) => a == b,
+            };
+            if !ok {
+                bad.push(p);
+            }
+        }
+        Some(bad)
+    }
+
     /// Fails naming every type that occurs an odd number of times: such a board can never
     /// be cleared, and in a screenshot it means a tile was misread.
     pub fn check_even(&self) -> Result<(), String> {
@@ -367,6 +412,23 @@ mod tests {
         assert!(e.to_string().contains("empty"));
         let e = Board::parse("AB\n\nBA").unwrap_err();
         assert_eq!(e.line, 2);
+    }
+
+    #[test]
+    fn renaming_is_a_bijection() {
+        let a = Board::parse("AB.\nBA#").unwrap();
+        assert!(a.same_up_to_renaming(&Board::parse("xy.\nyx#").unwrap()));
+        // Two letters mapped onto one is not a renaming.
+        let merged = Board::parse("xx.\nxx#").unwrap();
+        assert!(!a.same_up_to_renaming(&merged));
+        assert_eq!(
+            a.renaming_mismatches(&merged).unwrap(),
+            vec![Pos::new(0, 1), Pos::new(1, 0)]
+        );
+        assert!(!a.same_up_to_renaming(&Board::parse("AB.\nB.#").unwrap()));
+        assert!(a
+            .renaming_mismatches(&Board::parse("AB").unwrap())
+            .is_none());
     }
 
     #[test]
