@@ -416,7 +416,12 @@ mod tests {
             let n = negamax(&Nim(3), &heap, 30);
             assert_eq!((m.best, m.score), (a.best, a.score));
             assert_eq!(a, n, "alpha-beta and negamax visit the same nodes");
-            assert!(a.nodes <= m.nodes, "heap {heap}: {} vs {}", a.nodes, m.nodes);
+            assert!(
+                a.nodes <= m.nodes,
+                "heap {heap}: {} vs {}",
+                a.nodes,
+                m.nodes
+            );
         }
         // A small lost heap leaves nothing to cut; a big one leaves plenty.
         let (m, a) = (minimax(&Nim(3), &13, 30), alphabeta(&Nim(3), &13, 30));

@@ -90,7 +90,7 @@ impl River {
         let right = (self.priests - s.priests_left, self.devils - s.devils_left);
         for (bank, (p, d)) in [("left", (s.priests_left, s.devils_left)), ("right", right)] {
             if p > 0 && d > p {
-                bail!("state {s}: {d} devils outnumber {p} priests on the {bank} bank");
+                bail!("state {s}: devils outnumber priests {d} to {p} on the {bank} bank");
             }
         }
         Ok(())
