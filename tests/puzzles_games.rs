@@ -40,9 +40,12 @@ fn cached(f: impl Fn(&Board) -> usize) -> impl FnMut(&Board) -> usize {
     move |b| *memo.entry(*b).or_insert_with(|| f(b))
 }
 
+/// A tic-tac-toe player under test, by name.
+type Player = (&'static str, Box<dyn Fn(&Board) -> usize>);
+
 #[test]
 fn tic_tac_toe_players_never_lose_against_any_opponent_line() {
-    let players: Vec<(&str, Box<dyn Fn(&Board) -> usize>)> = vec![
+    let players: Vec<Player> = vec![
         ("rule", Box::new(|b| rule_move(b).unwrap())),
         (
             "minimax",

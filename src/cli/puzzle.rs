@@ -10,7 +10,8 @@ use llk::puzzles::play::{self, Ending};
 use llk::puzzles::river::{Banks, River};
 use llk::puzzles::ttt::{self, Board, TicTacToe};
 use serde_json::json;
-use std::io::{self, Write};
+use std::fmt::Write as _;
+use std::io::{self, Write as _};
 use std::path::PathBuf;
 
 /// `llk puzzle` and its subcommands.
@@ -45,6 +46,9 @@ struct MazeArgs {
     /// Print {"length": L, "path": [[r,c], ...]} (0-based cells) instead of the drawing.
     #[arg(long)]
     json: bool,
+    /// A table of path length and cells expanded for every search and heuristic.
+    #[arg(long)]
+    compare: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -134,6 +138,10 @@ struct C4Args {
     /// With --moves: print {"column": c, "score": s, "nodes": n} (column 1-7).
     #[arg(long)]
     json: bool,
+    /// A table of column, score and nodes for every search at depths 1..=--depth, from the
+    /// position of --moves (or the empty board); plain minimax grows as 7^depth.
+    #[arg(long)]
+    compare: bool,
     /// In play: whether the human drops the first disc (X) or the second (O).
     #[arg(long, value_enum, default_value_t = Turn::First)]
     human: Turn,
@@ -147,15 +155,33 @@ enum Turn {
 
 /// Runs `llk puzzle …`.
 pub fn run(args: PuzzleArgs) -> Result<()> {
-    match args.cmd {
-        PuzzleCmd::Maze(a) => maze_cmd(a),
-        PuzzleCmd::River(a) => river_cmd(a),
-        PuzzleCmd::Ttt(a) => ttt_cmd(a),
-        PuzzleCmd::C4(a) => c4_cmd(a),
+    let mut out = String::new();
+    let result = match args.cmd {
+        PuzzleCmd::Maze(a) => maze_cmd(a, &mut out),
+        PuzzleCmd::River(a) => river_cmd(a, &mut out),
+        PuzzleCmd::Ttt(a) => ttt_cmd(a, &mut out),
+        PuzzleCmd::C4(a) => c4_cmd(a, &mut out),
+    };
+    emit(&mut out)?;
+    result
+}
+
+/// Writes and clears the text gathered in `out`. A reader that stops early (`| head`) is not
+/// an error worth a message, so a closed pipe ends the output quietly instead of panicking
+/// the way `println!` would.
+fn emit(out: &mut String) -> Result<()> {
+    let mut stdout = io::stdout().lock();
+    let written = stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush());
+    out.clear();
+    match written {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("writing to stdout"),
+        _ => Ok(()),
     }
 }
 
-fn maze_cmd(a: MazeArgs) -> Result<()> {
+fn maze_cmd(a: MazeArgs, out: &mut String) -> Result<()> {
     let name = a.file.display().to_string();
     let text = std::fs::read_to_string(&a.file).with_context(|| format!("reading maze {name}"))?;
     let m = Maze::parse(&name, &text)?;
@@ -168,6 +194,25 @@ fn maze_cmd(a: MazeArgs) -> Result<()> {
         HeuristicArg::Manhattan => Heuristic::Manhattan,
         HeuristicArg::Euclid => Heuristic::Euclid,
     };
+    if a.compare {
+        writeln!(
+            out,
+            "{:<10} {:<10} {:>7} {:>9}",
+            "search", "heuristic", "length", "expanded"
+        )?;
+        for (algo, h, an, hn) in [
+            (MazeAlgo::AStar, Heuristic::Manhattan, "astar", "manhattan"),
+            (MazeAlgo::AStar, Heuristic::Euclid, "astar", "euclid"),
+            (MazeAlgo::Bfs, Heuristic::Zero, "bfs", "-"),
+            (MazeAlgo::Dijkstra, Heuristic::Zero, "dijkstra", "-"),
+        ] {
+            match maze::solve(&m, algo, h) {
+                Some(s) => writeln!(out, "{an:<10} {hn:<10} {:>7} {:>9}", s.cost, s.expanded),
+                None => writeln!(out, "{an:<10} {hn:<10} {:>7} {:>9}", "no path", "-"),
+            }?;
+        }
+        return Ok(());
+    }
     let sol = maze::solve(&m, algo, h);
     if a.json {
         let v = match &sol {
@@ -178,26 +223,27 @@ fn maze_cmd(a: MazeArgs) -> Result<()> {
             }),
             None => json!({ "length": null, "path": [], "expanded": null }),
         };
-        println!("{v}");
+        writeln!(out, "{v}")?;
         return Ok(());
     }
     match sol {
         Some(s) => {
-            print!("{}", m.draw(&s.states));
-            println!(
+            write!(out, "{}", m.draw(&s.states))?;
+            writeln!(
+                out,
                 "length {} from ({},{}) to ({},{}), 0-based; {} cells expanded",
                 s.cost, m.start.0, m.start.1, m.goal.0, m.goal.1, s.expanded
-            );
+            )?;
         }
         None => {
-            print!("{}", m.draw(&[]));
-            println!("no path: the walls cut the goal off from the start");
+            write!(out, "{}", m.draw(&[]))?;
+            writeln!(out, "no path: the walls cut the goal off from the start")?;
         }
     }
     Ok(())
 }
 
-fn river_cmd(a: RiverArgs) -> Result<()> {
+fn river_cmd(a: RiverArgs, out: &mut String) -> Result<()> {
     let river = River::new(a.priests, a.devils, a.boat)?;
     let setting = format!(
         "{} priests, {} devils, a boat of {}",
@@ -217,17 +263,18 @@ fn river_cmd(a: RiverArgs) -> Result<()> {
                     "solvable": river.is_goal(&state), "move": null,
                 }),
             };
-            println!("{v}");
+            writeln!(out, "{v}")?;
         } else {
             match hint {
-                Some((c, left)) => println!(
+                Some((c, left)) => writeln!(
+                out,
                     "from {state}: take {} across from the {} bank ({left} crossings to go, this one included)",
                     riders(c.priests, c.devils),
                     side(state.boat_left)
                 ),
-                None if river.is_goal(&state) => println!("from {state}: everyone is across"),
-                None => println!("from {state}: no way across exists ({setting})"),
-            }
+                None if river.is_goal(&state) => writeln!(out, "from {state}: everyone is across"),
+                None => writeln!(out, "from {state}: no way across exists ({setting})"),
+            }?;
         }
         return Ok(());
     }
@@ -239,30 +286,34 @@ fn river_cmd(a: RiverArgs) -> Result<()> {
             }),
             None => json!({ "length": null, "states": [], "moves": [] }),
         };
-        println!("{v}");
+        writeln!(out, "{v}")?;
         return Ok(());
     }
     let Some(s) = sol else {
-        println!("unsolvable: no sequence of crossings gets {setting} across safely");
+        writeln!(
+            out,
+            "unsolvable: no sequence of crossings gets {setting} across safely"
+        )?;
         return Ok(());
     };
-    println!("{setting}: {} crossings", s.actions.len());
-    println!("  left bank  | right bank");
+    writeln!(out, "{setting}: {} crossings", s.actions.len())?;
+    writeln!(out, "  left bank  | right bank")?;
     let total = (a.priests, a.devils);
     for (i, st) in s.states.iter().enumerate() {
         let right = (total.0 - st.priests_left, total.1 - st.devils_left);
         let boat = if st.boat_left { "B ~~  " } else { "  ~~ B" };
-        println!(
+        writeln!(
+            out,
             "  {:>2}P {:>2}D {boat} {:>2}P {:>2}D",
             st.priests_left, st.devils_left, right.0, right.1
-        );
+        )?;
         if let Some(c) = s.actions.get(i) {
             let arrow = if st.boat_left {
                 "──▶"
             } else {
                 "◀──"
             };
-            println!("      {arrow} {}", riders(c.priests, c.devils));
+            writeln!(out, "      {arrow} {}", riders(c.priests, c.devils))?;
         }
     }
     Ok(())
@@ -301,7 +352,7 @@ fn ttt_choice(algo: TttAlgo, b: &Board, depth: u32) -> (Option<usize>, Option<i3
     }
 }
 
-fn ttt_cmd(a: TttArgs) -> Result<()> {
+fn ttt_cmd(a: TttArgs, out: &mut String) -> Result<()> {
     if !(1..=9).contains(&a.depth) {
         bail!(
             "--depth {} is out of range: tic-tac-toe searches 1 to 9 plies",
@@ -311,26 +362,29 @@ fn ttt_cmd(a: TttArgs) -> Result<()> {
     let board = a.board.as_deref().map(Board::parse).transpose()?;
     if a.compare {
         let b = board.unwrap_or_default();
-        println!(
+        writeln!(
+            out,
             "board {} ({} to move), depth {}",
             b.to_text(),
             b.to_move(),
             a.depth
-        );
-        println!(
+        )?;
+        writeln!(
+            out,
             "{:<10} {:>5} {:>6} {:>8}",
             "search", "move", "score", "nodes"
-        );
+        )?;
         for algo in Algo::ALL {
             let r = algo.search(&TicTacToe, &b, a.depth);
             let mv = r.best.map_or("-".to_string(), |m| m.to_string());
-            println!(
+            writeln!(
+                out,
                 "{:<10} {:>5} {:>6} {:>8}",
                 algo.name(),
                 mv,
                 r.score,
                 r.nodes
-            );
+            )?;
         }
         return Ok(());
     }
@@ -343,15 +397,20 @@ fn ttt_cmd(a: TttArgs) -> Result<()> {
             bail!("board {}: the game is over, the board is full", b.to_text());
         };
         if a.json {
-            println!("{}", json!({ "move": mv, "score": score, "nodes": nodes }));
+            writeln!(
+                out,
+                "{}",
+                json!({ "move": mv, "score": score, "nodes": nodes })
+            )?;
         } else {
             let score = score.map_or("-".to_string(), |s| s.to_string());
-            println!(
+            writeln!(
+                out,
                 "{} to move plays cell {mv} (0-based; row {}, column {}); score {score}, {nodes} nodes",
                 b.to_move(),
                 mv / 3 + 1,
                 mv % 3 + 1
-            );
+            )?;
         }
         return Ok(());
     }
@@ -359,10 +418,12 @@ fn ttt_cmd(a: TttArgs) -> Result<()> {
         bail!("--json needs --board: interactive play prints no JSON");
     }
     let (algo, depth) = (a.algo, a.depth);
-    println!(
+    writeln!(
+        out,
         "Tic-tac-toe: you are {:?}; type the number of a free cell.",
         a.human
-    );
+    )?;
+    emit(out)?;
     let stdin = io::stdin();
     let (ending, _) = play::play(
         &TicTacToe,
@@ -379,12 +440,34 @@ fn ttt_cmd(a: TttArgs) -> Result<()> {
     report(ending)
 }
 
-fn c4_cmd(a: C4Args) -> Result<()> {
+fn c4_cmd(a: C4Args, out: &mut String) -> Result<()> {
     if !(1..=12).contains(&a.depth) {
         bail!(
             "--depth {} is out of range: use 1 to 12 (each ply multiplies the time by up to 7)",
             a.depth
         );
+    }
+    if a.compare {
+        let p = Position::from_moves(a.height, a.moves.as_deref().unwrap_or(""))?;
+        writeln!(
+            out,
+            "{:>5} {:<10} {:>6} {:>8} {:>10}",
+            "depth", "search", "column", "score", "nodes"
+        )?;
+        for depth in 1..=a.depth {
+            for algo in Algo::ALL {
+                let r = algo.search(&ConnectFour, &p, depth);
+                let col = r.best.map_or("-".to_string(), |c| (c + 1).to_string());
+                writeln!(
+                    out,
+                    "{depth:>5} {:<10} {col:>6} {:>8} {:>10}",
+                    algo.name(),
+                    r.score,
+                    r.nodes
+                )?;
+            }
+        }
+        return Ok(());
     }
     if let Some(moves) = &a.moves {
         let p = Position::from_moves(a.height, moves)?;
@@ -396,20 +479,22 @@ fn c4_cmd(a: C4Args) -> Result<()> {
             bail!("moves {moves:?}: the game is over, the board is full");
         };
         if a.json {
-            println!(
+            writeln!(
+                out,
                 "{}",
                 json!({ "column": col + 1, "score": r.score, "nodes": r.nodes })
-            );
+            )?;
         } else {
-            println!("{}", play::TerminalGame::show(&ConnectFour, &p));
-            println!(
+            writeln!(out, "{}", play::TerminalGame::show(&ConnectFour, &p))?;
+            writeln!(
+                out,
                 "player {} plays column {}; score {}{}, {} nodes",
                 p.to_move(),
                 col + 1,
                 r.score,
                 verdict(r.score),
                 r.nodes
-            );
+            )?;
         }
         return Ok(());
     }
@@ -417,15 +502,17 @@ fn c4_cmd(a: C4Args) -> Result<()> {
         bail!("--json needs --moves: interactive play prints no JSON");
     }
     let start = Position::new(a.height)?;
-    println!(
+    writeln!(
+        out,
         "Connect four: you are {}; type a column 1-7.",
         if a.human == Turn::First {
             "X (first)"
         } else {
             "O (second)"
         }
-    );
+    )?;
     let depth = a.depth;
+    emit(out)?;
     let stdin = io::stdin();
     let (ending, _) = play::play(
         &ConnectFour,

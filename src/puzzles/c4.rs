@@ -79,7 +79,7 @@ impl Position {
 
     /// The player to move: 1 after an even number of discs, else 2.
     pub fn to_move(&self) -> u8 {
-        if self.discs % 2 == 0 {
+        if self.discs.is_multiple_of(2) {
             1
         } else {
             2
