@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 use serde::Serialize;
 
 /// The largest head count accepted: the state space grows as priests × devils, and the
-/// move list as boat², so this keeps every search under a second.
+/// move list as boat², so this keeps every search within about two seconds.
 pub const MAX_PEOPLE: u32 = 1000;
 
 /// A setting of the puzzle: everyone starts on the left bank with the boat.
@@ -74,6 +74,16 @@ impl River {
     /// to row it).
     pub fn is_goal(&self, s: &Banks) -> bool {
         s.priests_left == 0 && s.devils_left == 0
+    }
+
+    /// Whether `s` is a legal state: the fast test the search makes for every boat load
+    /// ([`River::check`] says why not).
+    pub fn is_legal(&self, s: &Banks) -> bool {
+        let safe = |p: u32, d: u32| p == 0 || d <= p;
+        s.priests_left <= self.priests
+            && s.devils_left <= self.devils
+            && safe(s.priests_left, s.devils_left)
+            && safe(self.priests - s.priests_left, self.devils - s.devils_left)
     }
 
     /// Why `s` is not a legal state (counts beyond the totals, or devils outnumbering the
@@ -185,7 +195,7 @@ impl Problem for RiverProblem {
                     priests: p,
                     devils: d,
                 };
-                if p + d > 0 && r.check(&self.result(s, &c)).is_ok() {
+                if p + d > 0 && r.is_legal(&self.result(s, &c)) {
                     out.push(c);
                 }
             }
@@ -232,6 +242,7 @@ mod tests {
         assert_eq!(s.actions.len(), 11);
         for st in &s.states {
             r.check(st).unwrap();
+            assert!(r.is_legal(st));
         }
         assert_eq!(s.states[0], r.start());
         assert!(r.is_goal(s.states.last().unwrap()));
@@ -271,6 +282,13 @@ mod tests {
             e.contains("2 devils outnumber 1 priests on the left bank"),
             "{e}"
         );
+        assert!(!r.is_legal(&"1,2,L".parse().unwrap()));
+        assert!(
+            !r.is_legal(&"2,1,L".parse().unwrap()),
+            "2 devils against 1 priest on the right"
+        );
+        let e = r.hint("2,1,L".parse().unwrap()).unwrap_err().to_string();
+        assert!(e.contains("2 to 1 on the right bank"), "{e}");
         let e = r.hint("4,0,L".parse().unwrap()).unwrap_err().to_string();
         assert!(e.contains("cannot hold more than 3 priests"), "{e}");
     }
