@@ -279,7 +279,7 @@ mod tests {
         }
         let e = r.hint("1,2,L".parse().unwrap()).unwrap_err().to_string();
         assert!(
-            e.contains("2 devils outnumber 1 priests on the left bank"),
+            e.contains("devils outnumber priests 2 to 1 on the left bank"),
             "{e}"
         );
         assert!(!r.is_legal(&"1,2,L".parse().unwrap()));
