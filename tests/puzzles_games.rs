@@ -88,7 +88,12 @@ fn the_three_searches_agree_on_every_position_and_pruning_saves_nodes() {
     reachable(Board::default(), &mut all);
     assert_eq!(all.len(), 5478, "tic-tac-toe has 5,478 legal positions");
     let (mut full, mut pruned) = (0u64, 0u64);
-    for b in all.keys().filter(|b| TicTacToe.terminal(b).is_none()) {
+    let open: Vec<&Board> = all
+        .keys()
+        .filter(|b| TicTacToe.terminal(b).is_none())
+        .collect();
+    assert_eq!(open.len(), 4520, "958 of them are final");
+    for b in open {
         let m = minimax(&TicTacToe, b, 9);
         let a = alphabeta(&TicTacToe, b, 9);
         let n = negamax(&TicTacToe, b, 9);
