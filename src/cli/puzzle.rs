@@ -279,21 +279,23 @@ fn river_cmd(a: RiverArgs, out: &mut String) -> Result<()> {
         return Ok(());
     }
     let sol = river.solve();
+    // Why there is no solution: an unsafe start, or no safe sequence of crossings.
+    let why = match river.check(&river.start()) {
+        Err(e) => format!("the start is already unsafe ({e})"),
+        Ok(()) => format!("no sequence of crossings gets {setting} across safely"),
+    };
     if a.json {
         let v = match &sol {
             Some(s) => json!({
                 "length": s.actions.len(), "states": s.states, "moves": s.actions,
             }),
-            None => json!({ "length": null, "states": [], "moves": [] }),
+            None => json!({ "length": null, "states": [], "moves": [], "reason": why }),
         };
         writeln!(out, "{v}")?;
         return Ok(());
     }
     let Some(s) = sol else {
-        writeln!(
-            out,
-            "unsolvable: no sequence of crossings gets {setting} across safely"
-        )?;
+        writeln!(out, "unsolvable: {why}")?;
         return Ok(());
     };
     writeln!(out, "{setting}: {} crossings", s.actions.len())?;

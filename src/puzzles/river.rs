@@ -111,8 +111,12 @@ impl River {
         self.solve_from(self.start())
     }
 
-    /// The fewest crossings from `from` (assumed legal, see [`River::check`]).
+    /// The fewest crossings from `from`; `None` when there are none, including when `from`
+    /// itself is not legal (see [`River::check`] for why).
     pub fn solve_from(&self, from: Banks) -> Option<Solution<Banks, Crossing>> {
+        if !self.is_legal(&from) {
+            return None;
+        }
         search::bfs(&RiverProblem { river: *self, from })
     }
 
@@ -264,6 +268,8 @@ mod tests {
         // More priests than devils is easier; devils alone cross with any boat of two.
         assert!(crossings(5, 3, 2).is_some());
         assert_eq!(crossings(0, 3, 2), Some(3));
+        // One priest among two devils is lost before the boat leaves, big boat or not.
+        assert_eq!(crossings(1, 2, 3), None);
     }
 
     #[test]
