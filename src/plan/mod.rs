@@ -19,11 +19,12 @@
 pub mod exhaustive;
 pub mod generate;
 pub mod padded;
+mod pairing;
 pub mod search;
 
 use crate::board::{check_link, Board, Gravity, Link, Rules};
 use padded::{Ctx, Idx, State};
-use search::{informed_dfs, DfsOutcome, Limits};
+use search::{informed_dfs, DfsOutcome, DfsResult, Limits};
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -209,6 +210,9 @@ fn run_search(
         deadline: opts.max_time.map(|d| t0 + d),
     };
     let no_gravity = ctx.gravity() == Gravity::None;
+    if no_gravity && pairing::applies(ctx, start) {
+        return finish_search(pairing::search(ctx, start, &limits));
+    }
     let (mut groups, mut pairs) = (Vec::new(), Vec::new());
     // Scores are computed once per node with the node's scorer; the move carries its score.
     let res = informed_dfs(
@@ -236,12 +240,20 @@ fn run_search(
         |st| st.tiles == 0,
         &limits,
     );
+    finish_search(DfsResult {
+        outcome: match res.outcome {
+            DfsOutcome::Found(m) => DfsOutcome::Found(m.into_iter().map(|(ab, _)| ab).collect()),
+            DfsOutcome::Exhausted => DfsOutcome::Exhausted,
+            DfsOutcome::GaveUp => DfsOutcome::GaveUp,
+        },
+        states: res.states,
+    })
+}
+
+/// The planner's outcome for a search result.
+fn finish_search(res: DfsResult<(Idx, Idx)>) -> (Outcome, Vec<(Idx, Idx)>, u64) {
     match res.outcome {
-        DfsOutcome::Found(m) => (
-            Outcome::Cleared,
-            m.into_iter().map(|(ab, _)| ab).collect(),
-            res.states,
-        ),
+        DfsOutcome::Found(m) => (Outcome::Cleared, m, res.states),
         DfsOutcome::Exhausted => (Outcome::Unsolvable, Vec::new(), res.states),
         DfsOutcome::GaveUp => (Outcome::GaveUp, Vec::new(), res.states),
     }
@@ -271,13 +283,13 @@ fn safe_move(groups: &[Vec<Idx>], pairs: &[(Idx, Idx)]) -> Option<(Idx, Idx)> {
 }
 
 /// Per-board part of the paper's heuristic: the longest empty run of every row and column.
-struct PaperScorer {
+pub(crate) struct PaperScorer {
     row_runs: Vec<usize>,
     col_runs: Vec<usize>,
 }
 
 impl PaperScorer {
-    fn new(ctx: &Ctx, st: &State) -> Self {
+    pub(crate) fn new(ctx: &Ctx, st: &State) -> Self {
         PaperScorer {
             row_runs: (0..ctx.rows() + 2)
                 .map(|r| {
@@ -309,7 +321,7 @@ impl PaperScorer {
         (1.0 - ch) + (1.0 - cv)
     }
 
-    fn score(&self, ctx: &Ctx, st: &State, groups: &[Vec<Idx>], a: Idx, b: Idx) -> f64 {
+    pub(crate) fn score(&self, ctx: &Ctx, st: &State, groups: &[Vec<Idx>], a: Idx, b: Idx) -> f64 {
         let s = groups[st.cells[a as usize] as usize].len();
         paper_score(s, self.g(ctx, st, a), self.g(ctx, st, b))
     }

@@ -249,6 +249,23 @@ impl Ctx {
         if a == b || st.cells[a as usize] != st.cells[b as usize] {
             return None;
         }
+        self.corners_between(st, a, b, best)
+    }
+
+    /// Whether a path of at most two turns joins the *cells* `a` and `b` through free cells,
+    /// whatever they hold (the relaxation's test, where one end may already be gone).
+    pub fn path_exists(&self, st: &State, a: Idx, b: Idx) -> bool {
+        a != b && self.corners_between(st, a, b, false).is_some()
+    }
+
+    /// The path search proper; only cells strictly between the ends are looked at.
+    fn corners_between(
+        &self,
+        st: &State,
+        a: Idx,
+        b: Idx,
+        best: bool,
+    ) -> Option<([(usize, usize); 4], usize)> {
         let (ra, ca) = self.rc(a);
         let (rb, cb) = self.rc(b);
         let w = self.w;
@@ -566,6 +583,46 @@ impl Ctx {
             }
         }
         n
+    }
+
+    /// A necessary condition for clearing a gravity-free board: let every tile that could
+    /// link to a partner (present or already relaxed away) through the free cells vanish,
+    /// and repeat. Real play never frees a cell this does not, because links only need free
+    /// cells and removals only add free cells; so a tile that survives the fixpoint can
+    /// never be removed. `allowed(a, b)` says whether `a` may still pair with `b` (the
+    /// pairing search rules some pairs out). `groups` must be [`Ctx::groups`] of `st`.
+    pub fn relaxed_clearable(
+        &self,
+        st: &State,
+        groups: &[Vec<Idx>],
+        allowed: impl Fn(Idx, Idx) -> bool,
+    ) -> bool {
+        let mut relaxed = st.clone();
+        let mut left: Vec<Idx> = groups.iter().flatten().copied().collect();
+        loop {
+            let before = left.len();
+            left.retain(|&x| {
+                let g = &groups[st.cells[x as usize] as usize];
+                // A path leaves x through a free neighbour, or x touches its partner.
+                let open = self.exposed(&relaxed, x as usize);
+                let gone = g.iter().any(|&y| {
+                    y != x
+                        && (open || self.touching(x, y))
+                        && allowed(x, y)
+                        && self.path_exists(&relaxed, x, y)
+                });
+                if gone {
+                    relaxed.cells[x as usize] = EMPTY;
+                }
+                !gone
+            });
+            if left.is_empty() {
+                return true;
+            }
+            if left.len() == before {
+                return false;
+            }
+        }
     }
 
     /// Padded row and column of an index, for the heuristics.
