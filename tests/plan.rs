@@ -85,7 +85,11 @@ fn search_clears_whenever_greedy_does() {
             let s = check_plan(&board, &rules, PlanStrategy::Search);
             for other in [PlanStrategy::Greedy, PlanStrategy::Paper] {
                 if check_plan(&board, &rules, other) == Outcome::Cleared {
-                    assert_eq!(s, Outcome::Cleared, "{other} cleared, search did not\n{board}");
+                    assert_eq!(
+                        s,
+                        Outcome::Cleared,
+                        "{other} cleared, search did not\n{board}"
+                    );
                 }
             }
         }
@@ -102,25 +106,32 @@ fn small_board() -> impl Strategy<Value = (Board, Rules)> {
         0usize..7,
         any::<bool>(),
     )
-        .prop_filter_map("fits", |(rows, cols, types, obstacles, seed, g, outside)| {
-            let copies = if types * 4 + obstacles <= rows * cols { 4 } else { 2 };
-            let b = generate(&GenSpec {
-                rows,
-                cols,
-                types,
-                copies,
-                obstacles,
-                seed,
-            })
-            .ok()?;
-            (b.tile_count() <= 16).then_some((
-                b,
-                Rules {
-                    outside,
-                    gravity: Gravity::ALL[g],
-                },
-            ))
-        })
+        .prop_filter_map(
+            "fits",
+            |(rows, cols, types, obstacles, seed, g, outside)| {
+                let copies = if types * 4 + obstacles <= rows * cols {
+                    4
+                } else {
+                    2
+                };
+                let b = generate(&GenSpec {
+                    rows,
+                    cols,
+                    types,
+                    copies,
+                    obstacles,
+                    seed,
+                })
+                .ok()?;
+                (b.tile_count() <= 16).then_some((
+                    b,
+                    Rules {
+                        outside,
+                        gravity: Gravity::ALL[g],
+                    },
+                ))
+            },
+        )
 }
 
 proptest! {

@@ -24,7 +24,8 @@ pub mod search;
 
 use crate::board::{check_link, Board, Gravity, Link, Rules};
 use padded::{Ctx, Idx, State};
-use search::{informed_dfs, DfsOutcome, DfsResult, Limits};
+use search::{informed_dfs_with_table, DfsOutcome, DfsResult, Limits};
+use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -214,40 +215,79 @@ fn run_search(
         return finish_search(pairing::search(ctx, start, &limits));
     }
     let (mut groups, mut pairs) = (Vec::new(), Vec::new());
-    // Scores are computed once per node with the node's scorer; the move carries its score.
-    let res = informed_dfs(
-        start.clone(),
-        |st: &State| {
-            ctx.pairs(st, &mut groups, &mut pairs);
-            if no_gravity {
-                if let Some(m) = safe_move(&groups, &pairs) {
-                    return vec![(m, 0.0)];
+    // Restarts: a depth-first search that takes one bad turn near the root can spend its
+    // whole budget below it, while another order clears the board in a few hundred states.
+    // So run 0 follows the heuristic exactly, and each later run (with twice the budget)
+    // follows it with random noise added. The table of refuted boards is kept across runs,
+    // so no refutation is redone, and a run that exhausts the tree is still a proof.
+    let mut dead = HashSet::new();
+    let mut total = 0u64;
+    let mut budget = 512u64;
+    for run in 0u64.. {
+        let left = opts.max_states.saturating_sub(total);
+        let last = left <= budget * 3;
+        let lim = Limits {
+            max_states: if last { left } else { budget },
+            deadline: limits.deadline,
+        };
+        let res = informed_dfs_with_table(
+            start.clone(),
+            |st: &State| {
+                ctx.pairs(st, &mut groups, &mut pairs);
+                if no_gravity {
+                    if let Some(m) = safe_move(&groups, &pairs) {
+                        return vec![(m, 0.0)];
+                    }
                 }
-            }
-            let scorer = PaperScorer::new(ctx, st);
-            pairs
-                .iter()
-                .map(|&(a, b)| ((a, b), scorer.score(ctx, st, &groups, a, b)))
-                .collect::<Vec<_>>()
-        },
-        |st, &((a, b), _)| {
-            let mut next = st.clone();
-            ctx.remove(&mut next, a, b);
-            next
-        },
-        |_, &(_, f)| f,
-        |st| st.hash,
-        |st| st.tiles == 0,
-        &limits,
-    );
-    finish_search(DfsResult {
-        outcome: match res.outcome {
-            DfsOutcome::Found(m) => DfsOutcome::Found(m.into_iter().map(|(ab, _)| ab).collect()),
-            DfsOutcome::Exhausted => DfsOutcome::Exhausted,
-            DfsOutcome::GaveUp => DfsOutcome::GaveUp,
-        },
-        states: res.states,
-    })
+                let scorer = PaperScorer::new(ctx, st);
+                pairs
+                    .iter()
+                    .map(|&(a, b)| ((a, b), scorer.score(ctx, st, &groups, a, b)))
+                    .collect::<Vec<_>>()
+            },
+            |st, &((a, b), _)| {
+                let mut next = st.clone();
+                ctx.remove(&mut next, a, b);
+                next
+            },
+            |_, &((a, b), f)| {
+                if run == 0 {
+                    f
+                } else {
+                    f + unit_noise(run, a, b)
+                }
+            },
+            |st| st.hash,
+            |st| st.tiles == 0,
+            &mut dead,
+            &lim,
+        );
+        total += res.states;
+        let out_of_time = limits.deadline.is_some_and(|d| Instant::now() >= d);
+        if res.outcome != DfsOutcome::GaveUp || last || out_of_time {
+            return finish_search(DfsResult {
+                outcome: match res.outcome {
+                    DfsOutcome::Found(m) => {
+                        DfsOutcome::Found(m.into_iter().map(|(ab, _)| ab).collect())
+                    }
+                    DfsOutcome::Exhausted => DfsOutcome::Exhausted,
+                    DfsOutcome::GaveUp => DfsOutcome::GaveUp,
+                },
+                states: total,
+            });
+        }
+        budget *= 2;
+    }
+    unreachable!("the loop returns once the budget is spent")
+}
+
+/// A deterministic pseudo-random number in [0, 1) for a move in a restart (splitmix64).
+fn unit_noise(run: u64, a: Idx, b: Idx) -> f64 {
+    let mut z = (run << 42 ^ (a as u64) << 21 ^ b as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// The planner's outcome for a search result.

@@ -74,16 +74,16 @@ pub struct DfsResult<M> {
 /// ```
 pub fn informed_dfs<N, M, K, H, FS, IS, FA, FH, FK, FG>(
     start: N,
-    mut successors: FS,
-    mut apply: FA,
-    mut heuristic: FH,
-    mut key: FK,
-    mut success: FG,
+    successors: FS,
+    apply: FA,
+    heuristic: FH,
+    key: FK,
+    success: FG,
     limits: &Limits,
 ) -> DfsResult<M>
 where
     M: Clone,
-    K: Hash + Eq,
+    K: Hash + Eq + Clone,
     H: PartialOrd,
     FS: FnMut(&N) -> IS,
     IS: IntoIterator<Item = M>,
@@ -92,35 +92,111 @@ where
     FK: FnMut(&N) -> K,
     FG: FnMut(&N) -> bool,
 {
-    struct Frame<N, M> {
+    let mut dead = HashSet::new();
+    informed_dfs_with_table(
+        start, successors, apply, heuristic, key, success, &mut dead, limits,
+    )
+}
+
+/// [`informed_dfs`] with the table of dead ends passed in and kept: on return `dead` holds
+/// only nodes proved not to lead to a goal (those still open when the budget ran out are
+/// taken back out). A later search from the same start — with another move order, say —
+/// can reuse it and skip everything already refuted, which makes restarts cheap.
+///
+/// ```
+/// use llk::plan::search::{informed_dfs_with_table, DfsOutcome, Limits};
+/// use std::collections::HashSet;
+///
+/// // Count down from 10 by 1 or 2 without ever landing on 5 or 4; the goal is 0.
+/// let mut dead = HashSet::new();
+/// let run = |dead: &mut HashSet<u32>, max_states| {
+///     informed_dfs_with_table(
+///         10u32,
+///         |&n| [1u32, 2].into_iter().filter(move |&d| d <= n && n - d != 5 && n - d != 4),
+///         |&n, &d| n - d,
+///         |_, &d| d,
+///         |&n| n,
+///         |&n| n == 0,
+///         dead,
+///         &Limits { max_states, deadline: None },
+///     )
+/// };
+/// assert_eq!(run(&mut dead, 2).outcome, DfsOutcome::GaveUp);
+/// assert_eq!(run(&mut dead, 100).outcome, DfsOutcome::Exhausted);
+/// assert!(dead.contains(&10));
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn informed_dfs_with_table<N, M, K, H, FS, IS, FA, FH, FK, FG>(
+    start: N,
+    mut successors: FS,
+    mut apply: FA,
+    mut heuristic: FH,
+    mut key: FK,
+    mut success: FG,
+    dead: &mut HashSet<K>,
+    limits: &Limits,
+) -> DfsResult<M>
+where
+    M: Clone,
+    K: Hash + Eq + Clone,
+    H: PartialOrd,
+    FS: FnMut(&N) -> IS,
+    IS: IntoIterator<Item = M>,
+    FA: FnMut(&N, &M) -> N,
+    FH: FnMut(&N, &M) -> H,
+    FK: FnMut(&N) -> K,
+    FG: FnMut(&N) -> bool,
+{
+    struct Frame<N, M, K> {
         node: N,
+        key: K,
         moves: Vec<M>,
         next: usize,
     }
     let mut states = 0u64;
-    let mut seen: HashSet<K> = HashSet::new();
     if success(&start) {
         return DfsResult {
             outcome: DfsOutcome::Found(Vec::new()),
             states,
         };
     }
-    let expand =
-        |node: N, states: &mut u64, successors: &mut FS, heuristic: &mut FH| -> Frame<N, M> {
-            *states += 1;
-            let mut scored: Vec<(H, M)> = successors(&node)
-                .into_iter()
-                .map(|m| (heuristic(&node, &m), m))
-                .collect();
-            scored.sort_by(|x, y| x.0.partial_cmp(&y.0).unwrap_or(std::cmp::Ordering::Equal));
-            Frame {
-                node,
-                moves: scored.into_iter().map(|(_, m)| m).collect(),
-                next: 0,
-            }
+    let start_key = key(&start);
+    if dead.contains(&start_key) {
+        return DfsResult {
+            outcome: DfsOutcome::Exhausted,
+            states,
         };
-    seen.insert(key(&start));
-    let mut stack = vec![expand(start, &mut states, &mut successors, &mut heuristic)];
+    }
+    let expand = |node: N,
+                  key: K,
+                  states: &mut u64,
+                  successors: &mut FS,
+                  heuristic: &mut FH|
+     -> Frame<N, M, K> {
+        *states += 1;
+        let mut scored: Vec<(H, M)> = successors(&node)
+            .into_iter()
+            .map(|m| (heuristic(&node, &m), m))
+            .collect();
+        scored.sort_by(|x, y| x.0.partial_cmp(&y.0).unwrap_or(std::cmp::Ordering::Equal));
+        Frame {
+            node,
+            key,
+            moves: scored.into_iter().map(|(_, m)| m).collect(),
+            next: 0,
+        }
+    };
+    // Every node entered goes into the table at once: it is either on the stack (and the
+    // graph of boards is acyclic, so it cannot be met again below itself) or finished, and
+    // a finished node that did not return a goal is dead.
+    dead.insert(start_key.clone());
+    let mut stack = vec![expand(
+        start,
+        start_key,
+        &mut states,
+        &mut successors,
+        &mut heuristic,
+    )];
     while let Some(top) = stack.last_mut() {
         if top.next == top.moves.len() {
             stack.pop();
@@ -129,6 +205,10 @@ where
         if states >= limits.max_states
             || (states % 64 == 0 && limits.deadline.is_some_and(|d| Instant::now() >= d))
         {
+            // The open nodes are not refuted; take them back out.
+            for f in &stack {
+                dead.remove(&f.key);
+            }
             return DfsResult {
                 outcome: DfsOutcome::GaveUp,
                 states,
@@ -140,15 +220,19 @@ where
         if success(&child) {
             // Each frame's last tried move is the one that led to the frame above it.
             let path: Vec<M> = stack.iter().map(|f| f.moves[f.next - 1].clone()).collect();
+            for f in &stack {
+                dead.remove(&f.key);
+            }
             return DfsResult {
                 outcome: DfsOutcome::Found(path),
                 states,
             };
         }
-        if !seen.insert(key(&child)) {
+        let k = key(&child);
+        if !dead.insert(k.clone()) {
             continue;
         }
-        let frame = expand(child, &mut states, &mut successors, &mut heuristic);
+        let frame = expand(child, k, &mut states, &mut successors, &mut heuristic);
         stack.push(frame);
     }
     DfsResult {
