@@ -591,14 +591,30 @@ impl Ctx {
     /// cells and removals only add free cells; so a tile that survives the fixpoint can
     /// never be removed. `allowed(a, b)` says whether `a` may still pair with `b` (the
     /// pairing search rules some pairs out). `groups` must be [`Ctx::groups`] of `st`.
+    ///
+    /// Returns the order in which the tiles vanished, or `None` when some never do. Passing
+    /// the parent board's order as `hint` makes the check on a child nearly one pass: the
+    /// child has more free cells, so almost every step of the parent's order still holds.
     pub fn relaxed_clearable(
         &self,
         st: &State,
         groups: &[Vec<Idx>],
         allowed: impl Fn(Idx, Idx) -> bool,
-    ) -> bool {
+        hint: &[Idx],
+    ) -> Option<Vec<Idx>> {
         let mut relaxed = st.clone();
-        let mut left: Vec<Idx> = groups.iter().flatten().copied().collect();
+        let mut left: Vec<Idx> = hint
+            .iter()
+            .copied()
+            .filter(|&x| {
+                let v = st.cells[x as usize];
+                v != EMPTY && v != WALL
+            })
+            .collect();
+        if left.len() != st.tiles as usize {
+            left = groups.iter().flatten().copied().collect();
+        }
+        let mut order = Vec::with_capacity(left.len());
         loop {
             let before = left.len();
             left.retain(|&x| {
@@ -613,14 +629,15 @@ impl Ctx {
                 });
                 if gone {
                     relaxed.cells[x as usize] = EMPTY;
+                    order.push(x);
                 }
                 !gone
             });
             if left.is_empty() {
-                return true;
+                return Some(order);
             }
             if left.len() == before {
-                return false;
+                return None;
             }
         }
     }

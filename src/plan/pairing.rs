@@ -18,6 +18,7 @@
 use super::padded::{Ctx, Idx, State};
 use super::search::{informed_dfs, DfsOutcome, DfsResult, Limits};
 use super::PaperScorer;
+use std::rc::Rc;
 
 /// A search node: the board and the pairs the current branch has ruled out.
 #[derive(Clone)]
@@ -26,14 +27,18 @@ struct Node {
     forbid: Vec<(Idx, Idx)>,
     /// XOR of the forbidden pairs' keys, folded into the transposition key.
     fhash: u64,
+    /// The order in which the relaxation cleared this board's parent: the hint for this
+    /// board's own check.
+    peel: Rc<[Idx]>,
 }
 
-#[derive(Clone, Copy, PartialEq, Debug)]
+/// A branch: the pair, and the relaxation order of the board it was chosen on.
+#[derive(Clone, PartialEq, Debug)]
 enum Step {
     /// Remove the pair.
-    Take(Idx, Idx),
+    Take(Idx, Idx, Rc<[Idx]>),
     /// Rule the pair out for the rest of this branch.
-    Forbid(Idx, Idx),
+    Forbid(Idx, Idx, Rc<[Idx]>),
 }
 
 fn edge(x: Idx, y: Idx) -> (Idx, Idx) {
@@ -72,17 +77,22 @@ pub(crate) fn search(ctx: &Ctx, start: &State, limits: &Limits) -> DfsResult<(Id
         st: start.clone(),
         forbid: Vec::new(),
         fhash: 0,
+        peel: Rc::from(Vec::new()),
     };
     let res = informed_dfs(
         root,
         |n: &Node| successors(ctx, n, &mut groups, &mut pairs),
-        |n, &step| {
+        |n, step| {
             let mut next = n.clone();
             match step {
-                Step::Take(a, b) => ctx.remove(&mut next.st, a, b),
-                Step::Forbid(a, b) => {
-                    next.forbid.push((a, b));
-                    next.fhash ^= pair_key((a, b));
+                Step::Take(a, b, peel) => {
+                    ctx.remove(&mut next.st, *a, *b);
+                    next.peel = peel.clone();
+                }
+                Step::Forbid(a, b, peel) => {
+                    next.forbid.push((*a, *b));
+                    next.fhash ^= pair_key((*a, *b));
+                    next.peel = peel.clone();
                 }
             }
             next
@@ -98,7 +108,7 @@ pub(crate) fn search(ctx: &Ctx, start: &State, limits: &Limits) -> DfsResult<(Id
             steps
                 .into_iter()
                 .filter_map(|s| match s {
-                    Step::Take(a, b) => Some((a, b)),
+                    Step::Take(a, b, _) => Some((a, b)),
                     Step::Forbid(..) => None,
                 })
                 .collect(),
@@ -154,7 +164,7 @@ fn successors(
         }
     }
     if let Some((a, b)) = safe {
-        return vec![Step::Take(a, b)];
+        return vec![Step::Take(a, b, n.peel.clone())];
     }
     // An available pair is allowed when some still-possible pairing of its type uses it.
     let allowed = |e: (Idx, Idx)| {
@@ -167,9 +177,10 @@ fn successors(
             !forbidden(e)
         }
     };
-    if !ctx.relaxed_clearable(st, groups, |x, y| allowed(edge(x, y))) {
+    let Some(peel) = ctx.relaxed_clearable(st, groups, |x, y| allowed(edge(x, y)), &n.peel) else {
         return Vec::new();
-    }
+    };
+    let peel: Rc<[Idx]> = Rc::from(peel);
     let scorer = PaperScorer::new(ctx, st);
     let best = pairs
         .iter()
@@ -177,7 +188,7 @@ fn successors(
         .map(|&(a, b)| ((a, b), scorer.score(ctx, st, groups, a, b)))
         .min_by(|x, y| x.1.total_cmp(&y.1));
     match best {
-        Some(((a, b), _)) => vec![Step::Take(a, b), Step::Forbid(a, b)],
+        Some(((a, b), _)) => vec![Step::Take(a, b, peel.clone()), Step::Forbid(a, b, peel)],
         None => Vec::new(),
     }
 }
