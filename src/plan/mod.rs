@@ -234,10 +234,8 @@ fn run_search(
             start.clone(),
             |st: &State| {
                 ctx.pairs(st, &mut groups, &mut pairs);
-                if no_gravity {
-                    if let Some(m) = safe_move(&groups, &pairs) {
-                        return vec![(m, 0.0)];
-                    }
+                if let Some(m) = safe_move(ctx, st, &groups, &pairs) {
+                    return vec![(m, 0.0)];
                 }
                 let scorer = PaperScorer::new(ctx, st);
                 pairs
@@ -299,19 +297,37 @@ fn finish_search(res: DfsResult<(Idx, Idx)>) -> (Outcome, Vec<(Idx, Idx)>, u64) 
     }
 }
 
+/// A move that loses no solution, taken without branching.
+///
 /// Without gravity a removal only ever frees cells, so a pair that links now links after any
 /// other moves too. Hence when every tile of a type can be paired off by links available
 /// now (2 tiles linked, or 4 tiles forming two linked pairs), removing them first loses no
-/// solution: any clearing order stays legal with those removals moved to the front. Taking
-/// such a move without branching prunes most of the search on gravity-free boards.
-fn safe_move(groups: &[Vec<Idx>], pairs: &[(Idx, Idx)]) -> Option<(Idx, Idx)> {
-    let linked = |x: Idx, y: Idx| pairs.contains(&(x.min(y), x.max(y)));
+/// solution: any clearing order stays legal with those removals moved to the front (and
+/// its own removals of that type dropped).
+///
+/// With gravity the same holds for a type whose tiles are all *free-standing* (nothing
+/// beyond them, against the gravity, in their segment — see [`Ctx::free_standing`]) on a
+/// settled board: removing such tiles moves no other tile, no tile's position ever depends
+/// on them (tiles never pass each other), so every later move of any clearing order finds
+/// its tiles where it expects them, with more free cells around.
+fn safe_move(
+    ctx: &Ctx,
+    st: &State,
+    groups: &[Vec<Idx>],
+    pairs: &[(Idx, Idx)],
+) -> Option<(Idx, Idx)> {
+    let gravity = ctx.gravity() != Gravity::None;
+    if gravity && !st.settled {
+        return None;
+    }
+    let linked = |x: Idx, y: Idx| pairs.binary_search(&(x.min(y), x.max(y))).is_ok();
+    let standing = |g: &[Idx]| !gravity || g.iter().all(|&x| ctx.free_standing(st, x));
     for g in groups.iter() {
         match g.as_slice() {
-            &[a, b] if linked(a, b) => return Some((a, b)),
+            &[a, b] if linked(a, b) && standing(g) => return Some((a, b)),
             &[a, b, c, d] => {
                 for (p, q) in [((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))] {
-                    if linked(p.0, p.1) && linked(q.0, q.1) {
+                    if linked(p.0, p.1) && linked(q.0, q.1) && standing(g) {
                         return Some(p);
                     }
                 }

@@ -642,6 +642,41 @@ impl Ctx {
         }
     }
 
+    /// Whether removing the tile at `i` would move no other tile now or later: every cell
+    /// beyond it against the gravity, up to the end of its segment (a wall, the board edge,
+    /// or the middle line of the centre modes), is empty. Always true without gravity.
+    pub fn free_standing(&self, st: &State, i: Idx) -> bool {
+        let (r, c) = self.rc(i);
+        let (rows, cols, w) = (self.rows, self.cols, self.w);
+        // Empty up to the first wall (or the end) of a walk away from the tile.
+        let clear = |cells: &mut dyn Iterator<Item = usize>| {
+            for k in cells {
+                match st.cells[k] {
+                    WALL => return true,
+                    EMPTY => {}
+                    _ => return false,
+                }
+            }
+            true
+        };
+        let up = |to: usize| clear(&mut (to..r).rev().map(|k| k * w + c));
+        let down = |to: usize| clear(&mut (r + 1..=to).map(|k| k * w + c));
+        let left = |to: usize| clear(&mut (to..c).rev().map(|k| r * w + k));
+        let right = |to: usize| clear(&mut (c + 1..=to).map(|k| r * w + k));
+        match self.gravity {
+            Gravity::None => true,
+            // Tiles fall down, so the ones above (smaller rows) rest on this one.
+            Gravity::Down => up(1),
+            Gravity::Up => down(rows),
+            Gravity::Right => left(1),
+            Gravity::Left => right(cols),
+            Gravity::CenterV if r <= rows / 2 => up(1),
+            Gravity::CenterV => down(rows),
+            Gravity::CenterH if c <= cols / 2 => left(1),
+            Gravity::CenterH => right(cols),
+        }
+    }
+
     /// Padded row and column of an index, for the heuristics.
     pub fn row_col(&self, i: Idx) -> (usize, usize) {
         self.rc(i)
