@@ -297,8 +297,21 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
     Ok(())
 }
 
+/// CPU time of the whole process (all threads) in seconds, from Linux `/proc/self/stat`
+/// (user + system, 10 ms ticks), so figures can be read apart from the wall clock when
+/// other jobs share the cores.
+fn thread_cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
 fn bench_run(cases: &[BenchCase], run: Run, limits: &Limits, per_case: bool) -> Result<()> {
     println!("\n== {} ==", run.name());
+    let cpu0 = thread_cpu_seconds();
     if per_case {
         println!(
             "{:>5} {:>4} {:>4} {:>12} {:>13} {:>10} {:>15}",
@@ -335,6 +348,14 @@ fn bench_run(cases: &[BenchCase], run: Run, limits: &Limits, per_case: bool) -> 
         }
     }
     let n = cases.len();
+    if let (Some(a), Some(b)) = (cpu0, thread_cpu_seconds()) {
+        println!(
+            "{}: wall {:.3} s of search; CPU {:.2} s over all threads for the run (incl. checks)",
+            run.name(),
+            total_us as f64 / 1e6,
+            b - a
+        );
+    }
     if run.algo.is_optimal() {
         println!(
             "{}: {}/{} optimal lengths match; {} expanded, {} generated; total {:.3} s, mean {:.3} ms, max {:.3} ms",

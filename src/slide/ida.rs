@@ -5,6 +5,7 @@
 use super::heuristic::{col_conflict, row_conflict, tile_manhattan};
 use super::pdb::{PatternDb, MAX_PATTERNS};
 use super::puzzle::{step, Dir};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// An estimate that can follow single moves cheaply. `Acc` is whatever summary makes the
 /// update O(1)-ish (a sum, per-line conflicts, table indices); `h` reads the estimate off it.
@@ -179,8 +180,8 @@ impl<'a> PdbH<'a> {
 /// index in each, so only two table reads are needed per generated node.
 #[derive(Clone, Copy)]
 pub struct PdbAcc {
-    reg: [usize; MAX_PATTERNS],
-    refl: [usize; MAX_PATTERNS],
+    reg: [u32; MAX_PATTERNS],
+    refl: [u32; MAX_PATTERNS],
     reg_val: [u8; MAX_PATTERNS],
     refl_val: [u8; MAX_PATTERNS],
     reg_sum: u32,
@@ -191,6 +192,8 @@ impl Incremental for PdbH<'_> {
     fn init(&self, tiles: &[u8]) -> PdbAcc {
         let (reg, refl) = self.db.indices(tiles);
         let n = self.db.patterns().len();
+        let reg = reg.map(|i| i as u32);
+        let refl = refl.map(|i| i as u32);
         let mut a = PdbAcc {
             reg,
             refl,
@@ -200,8 +203,8 @@ impl Incremental for PdbH<'_> {
             refl_sum: 0,
         };
         for p in 0..n {
-            a.reg_val[p] = self.db.value(p, reg[p]) as u8;
-            a.refl_val[p] = self.db.value(p, refl[p]) as u8;
+            a.reg_val[p] = self.db.value(p, reg[p] as usize) as u8;
+            a.refl_val[p] = self.db.value(p, refl[p] as usize) as u8;
         }
         a.reg_sum = a.reg_val.iter().map(|&v| v as u32).sum();
         a.refl_sum = if self.db.reflects() {
@@ -219,14 +222,14 @@ impl Incremental for PdbH<'_> {
     fn update(&self, acc: &PdbAcc, _: &[u8], tile: u8, from: usize, to: usize) -> PdbAcc {
         let mut a = *acc;
         let (p, s) = self.db.slot(tile);
-        a.reg[p] = a.reg[p] - (from << s) + (to << s);
-        let v = self.db.value(p, a.reg[p]) as u8;
+        a.reg[p] = a.reg[p] - ((from as u32) << s) + ((to as u32) << s);
+        let v = self.db.value(p, a.reg[p] as usize) as u8;
         a.reg_sum = a.reg_sum + v as u32 - a.reg_val[p] as u32;
         a.reg_val[p] = v;
         if self.db.reflects() {
             let (p, s) = self.db.slot(self.refl[tile as usize] as u8);
-            a.refl[p] = a.refl[p] - (self.refl[from] << s) + (self.refl[to] << s);
-            let v = self.db.value(p, a.refl[p]) as u8;
+            a.refl[p] = a.refl[p] - ((self.refl[from] as u32) << s) + ((self.refl[to] as u32) << s);
+            let v = self.db.value(p, a.refl[p] as usize) as u8;
             a.refl_sum = a.refl_sum + v as u32 - a.refl_val[p] as u32;
             a.refl_val[p] = v;
         }
@@ -249,13 +252,14 @@ struct Ctx<'h, H: Incremental> {
     heur: &'h H,
     tiles: [u8; 64],
     cells: usize,
-    nbrs: Vec<Vec<(Dir, usize)>>,
+    nbrs: &'h [Vec<(Dir, usize)>],
     path: Vec<Dir>,
     bound: u32,
     next_bound: u32,
     expanded: u64,
     generated: u64,
     max_nodes: u64,
+    stop: &'h AtomicBool,
 }
 
 impl<H: Incremental> Ctx<'_, H> {
@@ -266,7 +270,8 @@ impl<H: Incremental> Ctx<'_, H> {
             .all(|(i, &t)| t as usize == i)
     }
 
-    /// Depth-first probe below the current bound. `None` = node limit hit.
+    /// Depth-first probe below the current bound. `None` = node limit hit; `Some(false)`
+    /// also when another worker found the solution.
     fn dfs(&mut self, g: u32, acc: H::Acc, blank: usize, prev: Option<Dir>) -> Option<bool> {
         let h = self.heur.h(&acc);
         let f = g + h;
@@ -281,9 +286,12 @@ impl<H: Incremental> Ctx<'_, H> {
         if self.expanded > self.max_nodes {
             return None;
         }
+        if self.expanded & 0x3ff == 0 && self.stop.load(Ordering::Relaxed) {
+            return Some(false);
+        }
         let back = prev.map(Dir::opposite);
-        for i in 0..self.nbrs[blank].len() {
-            let (dir, q) = self.nbrs[blank][i];
+        let nbrs = self.nbrs;
+        for &(dir, q) in &nbrs[blank] {
             if Some(dir) == back {
                 continue;
             }
@@ -307,8 +315,24 @@ impl<H: Incremental> Ctx<'_, H> {
     }
 }
 
+/// A subtree root for the parallel iterations.
+struct Item<A> {
+    tiles: [u8; 64],
+    blank: usize,
+    acc: A,
+    prev: Option<Dir>,
+    path: Vec<Dir>,
+}
+
+/// Iterations expanding more nodes than this are split over the cores; smaller ones are
+/// not worth starting threads for.
+const PARALLEL_FROM: u64 = 20_000;
+
 /// Optimal solution of a blank-first position (`tiles` row-major, `width` per row) by IDA*
 /// with an admissible incremental estimate; `None` if `max_nodes` expansions were not enough.
+/// Large iterations are split over the available cores (subtrees a few moves below the
+/// start are shared out); the length is optimal either way, though which optimal solution is
+/// returned, and the node counts of the last iteration, may vary between runs then.
 /// The caller checks solvability first (an unsolvable board would deepen forever).
 ///
 /// ```
@@ -317,17 +341,21 @@ impl<H: Incremental> Ctx<'_, H> {
 /// let out = ida_star(3, 3, &tiles, &ManhattanH::new(3, 3), u64::MAX).unwrap();
 /// assert_eq!(out.moves.len(), 1);
 /// ```
-pub fn ida_star<H: Incremental>(
+pub fn ida_star<H>(
     width: usize,
     height: usize,
     tiles: &[u8],
     heur: &H,
     max_nodes: u64,
-) -> Option<IdaOutcome> {
+) -> Option<IdaOutcome>
+where
+    H: Incremental + Sync,
+    H::Acc: Send + Sync,
+{
     let cells = width * height;
     let mut t = [0u8; 64];
     t[..cells].copy_from_slice(tiles);
-    let nbrs = (0..cells)
+    let nbrs: Vec<Vec<(Dir, usize)>> = (0..cells)
         .map(|c| {
             Dir::ALL
                 .iter()
@@ -335,23 +363,36 @@ pub fn ida_star<H: Incremental>(
                 .collect()
         })
         .collect();
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let stop = AtomicBool::new(false);
     let acc = heur.init(tiles);
+    let blank = tiles.iter().position(|&x| x == 0)?;
     let mut ctx = Ctx {
         heur,
         tiles: t,
         cells,
-        nbrs,
+        nbrs: &nbrs,
         path: Vec::new(),
         bound: heur.h(&acc),
         next_bound: u32::MAX,
         expanded: 0,
         generated: 1,
         max_nodes,
+        stop: &stop,
     };
-    let blank = tiles.iter().position(|&x| x == 0)?;
+    let mut last_iteration = 0;
     loop {
         ctx.next_bound = u32::MAX;
-        match ctx.dfs(0, acc, blank, None) {
+        let before = ctx.expanded;
+        let found = if threads > 1 && last_iteration > PARALLEL_FROM {
+            parallel_iteration(&mut ctx, acc, blank, threads)
+        } else {
+            ctx.dfs(0, acc, blank, None)
+        };
+        last_iteration = ctx.expanded - before;
+        match found {
             None => return None,
             Some(true) => {
                 return Some(IdaOutcome {
@@ -367,6 +408,138 @@ pub fn ida_star<H: Incremental>(
                 ctx.bound = ctx.next_bound;
             }
         }
+    }
+}
+
+/// One IDA* iteration at `ctx.bound` over several threads: expand breadth-first from the
+/// start until there are enough subtrees, then let the workers take them in turn. On
+/// success `ctx.path` holds the solution; counts and the next bound are merged into `ctx`.
+fn parallel_iteration<H>(ctx: &mut Ctx<'_, H>, acc: H::Acc, blank: usize, threads: usize) -> Option<bool>
+where
+    H: Incremental + Sync,
+    H::Acc: Send + Sync,
+{
+    let mut items = vec![Item {
+        tiles: ctx.tiles,
+        blank,
+        acc,
+        prev: None,
+        path: Vec::new(),
+    }];
+    // Grow the frontier a level at a time; nodes over the bound are pruned as in dfs.
+    for _ in 0..6 {
+        if items.len() >= 8 * threads {
+            break;
+        }
+        let mut next = Vec::new();
+        for it in items {
+            let g = it.path.len() as u32;
+            let h = ctx.heur.h(&it.acc);
+            if g + h > ctx.bound {
+                ctx.next_bound = ctx.next_bound.min(g + h);
+                continue;
+            }
+            if h == 0 && it.tiles[..ctx.cells].iter().enumerate().all(|(i, &t)| t as usize == i) {
+                ctx.path = it.path;
+                return Some(true);
+            }
+            ctx.expanded += 1;
+            let back = it.prev.map(Dir::opposite);
+            for &(dir, q) in &ctx.nbrs[it.blank] {
+                if Some(dir) == back {
+                    continue;
+                }
+                let mut tiles = it.tiles;
+                let tile = tiles[q];
+                tiles[it.blank] = tile;
+                tiles[q] = 0;
+                ctx.generated += 1;
+                let child = ctx.heur.update(&it.acc, &tiles[..ctx.cells], tile, q, it.blank);
+                let mut path = it.path.clone();
+                path.push(dir);
+                next.push(Item {
+                    tiles,
+                    blank: q,
+                    acc: child,
+                    prev: Some(dir),
+                    path,
+                });
+            }
+        }
+        items = next;
+    }
+    let stop = ctx.stop;
+    stop.store(false, Ordering::Relaxed);
+    let taken = AtomicUsize::new(0);
+    let (heur, cells, nbrs, bound, max_nodes) =
+        (ctx.heur, ctx.cells, ctx.nbrs, ctx.bound, ctx.max_nodes.saturating_sub(ctx.expanded));
+    let items = &items;
+    let results: Vec<(Option<Vec<Dir>>, bool, u32, u64, u64)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut w = Ctx {
+                        heur,
+                        tiles: [0; 64],
+                        cells,
+                        nbrs,
+                        path: Vec::new(),
+                        bound,
+                        next_bound: u32::MAX,
+                        expanded: 0,
+                        generated: 0,
+                        max_nodes,
+                        stop,
+                    };
+                    let mut found = None;
+                    let mut over = false;
+                    loop {
+                        let i = taken.fetch_add(1, Ordering::Relaxed);
+                        if i >= items.len() || stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let it = &items[i];
+                        w.tiles = it.tiles;
+                        w.path = it.path.clone();
+                        match w.dfs(it.path.len() as u32, it.acc, it.blank, it.prev) {
+                            Some(true) => {
+                                stop.store(true, Ordering::Relaxed);
+                                found = Some(std::mem::take(&mut w.path));
+                                break;
+                            }
+                            None => {
+                                over = true;
+                                stop.store(true, Ordering::Relaxed);
+                                break;
+                            }
+                            Some(false) => {}
+                        }
+                    }
+                    (found, over, w.next_bound, w.expanded, w.generated)
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    let mut solution = None;
+    let mut over = false;
+    for (found, o, nb, e, g) in results {
+        ctx.next_bound = ctx.next_bound.min(nb);
+        ctx.expanded += e;
+        ctx.generated += g;
+        over |= o;
+        if solution.is_none() {
+            solution = found;
+        }
+    }
+    stop.store(false, Ordering::Relaxed);
+    match solution {
+        Some(p) => {
+            ctx.path = p;
+            Some(true)
+        }
+        None if over => None,
+        None => Some(false),
     }
 }
 

@@ -21,7 +21,7 @@ pub enum Algo {
     Dfs,
     /// Depth-limited tree search to the bound: not optimal.
     Dls,
-    /// Iterative deepening (`pathfinding::iddfs`): optimal, memory of one path.
+    /// Iterative deepening (depth-first to 1, 2, 3, … moves): optimal, memory of one path.
     Ids,
     /// Bidirectional BFS from start and goal (`pathfinding::bfs_bidirectional`): optimal.
     Bibfs,
@@ -180,6 +180,13 @@ fn run(
             "{algo:?} gave up after {nodes} nodes (limit {max}); try --algo idastar or fast"
         )
     };
+    if algo == Algo::Ids {
+        // Iterative deepening is IDA* with a zero estimate; the hand-written loop avoids
+        // cloning boards and the O(depth) path check of `pathfinding::iddfs`, which took
+        // minutes on the 8-puzzle's 31-move positions.
+        let out = ida::ida_star(w, h, canon.tiles(), &ZeroH, max).ok_or_else(|| gave_up(max))?;
+        return Ok((out.moves, out.expanded, out.generated));
+    }
     if algo == Algo::Idastar {
         let t = canon.tiles();
         let out = match (heur, &db) {
@@ -225,7 +232,6 @@ fn run(
     let dbr = db.as_deref();
     let path: Option<Vec<Vec<u8>>> = match algo {
         Algo::Bfs => pathfinding::directed::bfs::bfs(&start, succ, is_goal),
-        Algo::Ids => pathfinding::directed::iddfs::iddfs(start.clone(), succ, is_goal),
         Algo::Bibfs => {
             pathfinding::directed::bfs::bfs_bidirectional(&start, &goal_tiles, succ, succ)
         }
@@ -254,7 +260,9 @@ fn run(
                 search::dls(start.clone(), succ, is_goal, bound)
             }
         }
-        Algo::Idastar | Algo::Fast => bail!("{algo:?} is handled before the generic searches"),
+        Algo::Ids | Algo::Idastar | Algo::Fast => {
+            bail!("{algo:?} is handled before the generic searches")
+        }
     };
     let nodes = count.get();
     let Some(path) = path else {
