@@ -17,7 +17,18 @@ pub trait Incremental {
     /// The estimate.
     fn h(&self, acc: &Self::Acc) -> u32;
     /// Summary after `tile` slid from `from` to `to`; `tiles` already shows the move.
-    fn update(&self, acc: &Self::Acc, tiles: &[u8], tile: u8, from: usize, to: usize) -> Self::Acc;
+    /// `limit` is the largest estimate the search can use: once the estimate is known to
+    /// exceed it, the rest of the summary may be left stale (the child is pruned anyway),
+    /// which saves the reflected table read on most pruned children.
+    fn update(
+        &self,
+        acc: &Self::Acc,
+        tiles: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        limit: u32,
+    ) -> Self::Acc;
 }
 
 /// Estimate 0 (plain iterative deepening).
@@ -28,7 +39,7 @@ impl Incremental for ZeroH {
     fn h(&self, _: &()) -> u32 {
         0
     }
-    fn update(&self, _: &(), _: &[u8], _: u8, _: usize, _: usize) {}
+    fn update(&self, _: &(), _: &[u8], _: u8, _: usize, _: usize, _: u32) {}
 }
 
 /// Misplaced tiles.
@@ -41,7 +52,7 @@ impl Incremental for MisplacedH {
     fn h(&self, acc: &u32) -> u32 {
         *acc
     }
-    fn update(&self, acc: &u32, _: &[u8], tile: u8, from: usize, to: usize) -> u32 {
+    fn update(&self, acc: &u32, _: &[u8], tile: u8, from: usize, to: usize, _: u32) -> u32 {
         let t = tile as usize;
         acc + u32::from(from == t) - u32::from(to == t)
     }
@@ -83,7 +94,7 @@ impl Incremental for ManhattanH {
         *acc
     }
     #[inline]
-    fn update(&self, acc: &u32, _: &[u8], tile: u8, from: usize, to: usize) -> u32 {
+    fn update(&self, acc: &u32, _: &[u8], tile: u8, from: usize, to: usize, _: u32) -> u32 {
         acc + self.d(tile, to) - self.d(tile, from)
     }
 }
@@ -139,9 +150,10 @@ impl Incremental for ConflictH {
         tile: u8,
         from: usize,
         to: usize,
+        limit: u32,
     ) -> ConflictAcc {
         let mut a = *acc;
-        a.md = self.md.update(&acc.md, tiles, tile, from, to);
+        a.md = self.md.update(&acc.md, tiles, tile, from, to, limit);
         let w = self.width;
         let lines: [usize; 2] = if from / w == to / w {
             [8 + from % w, 8 + to % w]
@@ -219,14 +231,22 @@ impl Incremental for PdbH<'_> {
         acc.reg_sum.max(acc.refl_sum)
     }
     #[inline]
-    fn update(&self, acc: &PdbAcc, _: &[u8], tile: u8, from: usize, to: usize) -> PdbAcc {
+    fn update(
+        &self,
+        acc: &PdbAcc,
+        _: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        limit: u32,
+    ) -> PdbAcc {
         let mut a = *acc;
         let (p, s) = self.db.slot(tile);
         a.reg[p] = a.reg[p] - ((from as u32) << s) + ((to as u32) << s);
         let v = self.db.value(p, a.reg[p] as usize) as u8;
         a.reg_sum = a.reg_sum + v as u32 - a.reg_val[p] as u32;
         a.reg_val[p] = v;
-        if self.db.reflects() {
+        if self.db.reflects() && a.reg_sum <= limit {
             let (p, s) = self.db.slot(self.refl[tile as usize] as u8);
             a.refl[p] = a.refl[p] - ((self.refl[from] as u32) << s) + ((self.refl[to] as u32) << s);
             let v = self.db.value(p, a.refl[p] as usize) as u8;
@@ -299,9 +319,10 @@ impl<H: Incremental> Ctx<'_, H> {
             self.tiles[blank] = tile;
             self.tiles[q] = 0;
             self.generated += 1;
+            let limit = self.bound - (g + 1).min(self.bound);
             let child = self
                 .heur
-                .update(&acc, &self.tiles[..self.cells], tile, q, blank);
+                .update(&acc, &self.tiles[..self.cells], tile, q, blank, limit);
             self.path.push(dir);
             let r = self.dfs(g + 1, child, q, Some(dir));
             if r != Some(false) {
@@ -414,7 +435,12 @@ where
 /// One IDA* iteration at `ctx.bound` over several threads: expand breadth-first from the
 /// start until there are enough subtrees, then let the workers take them in turn. On
 /// success `ctx.path` holds the solution; counts and the next bound are merged into `ctx`.
-fn parallel_iteration<H>(ctx: &mut Ctx<'_, H>, acc: H::Acc, blank: usize, threads: usize) -> Option<bool>
+fn parallel_iteration<H>(
+    ctx: &mut Ctx<'_, H>,
+    acc: H::Acc,
+    blank: usize,
+    threads: usize,
+) -> Option<bool>
 where
     H: Incremental + Sync,
     H::Acc: Send + Sync,
@@ -439,7 +465,12 @@ where
                 ctx.next_bound = ctx.next_bound.min(g + h);
                 continue;
             }
-            if h == 0 && it.tiles[..ctx.cells].iter().enumerate().all(|(i, &t)| t as usize == i) {
+            if h == 0
+                && it.tiles[..ctx.cells]
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &t)| t as usize == i)
+            {
                 ctx.path = it.path;
                 return Some(true);
             }
@@ -454,7 +485,9 @@ where
                 tiles[it.blank] = tile;
                 tiles[q] = 0;
                 ctx.generated += 1;
-                let child = ctx.heur.update(&it.acc, &tiles[..ctx.cells], tile, q, it.blank);
+                let child =
+                    ctx.heur
+                        .update(&it.acc, &tiles[..ctx.cells], tile, q, it.blank, u32::MAX);
                 let mut path = it.path.clone();
                 path.push(dir);
                 next.push(Item {
@@ -471,8 +504,13 @@ where
     let stop = ctx.stop;
     stop.store(false, Ordering::Relaxed);
     let taken = AtomicUsize::new(0);
-    let (heur, cells, nbrs, bound, max_nodes) =
-        (ctx.heur, ctx.cells, ctx.nbrs, ctx.bound, ctx.max_nodes.saturating_sub(ctx.expanded));
+    let (heur, cells, nbrs, bound, max_nodes) = (
+        ctx.heur,
+        ctx.cells,
+        ctx.nbrs,
+        ctx.bound,
+        ctx.max_nodes.saturating_sub(ctx.expanded),
+    );
     let items = &items;
     let results: Vec<(Option<Vec<Dir>>, bool, u32, u64, u64)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
@@ -564,9 +602,9 @@ mod tests {
                 let from_blank = p.blank();
                 if let Some(tile) = p.apply(d) {
                     let from = step(from_blank, d, w, h).unwrap();
-                    a = md.update(&a, p.tiles(), tile, from, from_blank);
-                    b = lc.update(&b, p.tiles(), tile, from, from_blank);
-                    c = MisplacedH.update(&c, p.tiles(), tile, from, from_blank);
+                    a = md.update(&a, p.tiles(), tile, from, from_blank, u32::MAX);
+                    b = lc.update(&b, p.tiles(), tile, from, from_blank, u32::MAX);
+                    c = MisplacedH.update(&c, p.tiles(), tile, from, from_blank, u32::MAX);
                     assert_eq!(a, heuristic::manhattan(p.tiles(), w));
                     assert_eq!(lc.h(&b), heuristic::linear_conflict(p.tiles(), w, h));
                     assert_eq!(c, heuristic::misplaced(p.tiles()));
