@@ -127,8 +127,8 @@ impl Incremental for ConflictH {
     type Acc = ConflictAcc;
     fn init(&self, tiles: &[u8]) -> ConflictAcc {
         let mut lines = [0u8; 16];
-        for r in 0..self.height {
-            lines[r] = row_conflict(tiles, self.width, r) as u8;
+        for (r, line) in lines.iter_mut().enumerate().take(self.height) {
+            *line = row_conflict(tiles, self.width, r) as u8;
         }
         for c in 0..self.width {
             lines[8 + c] = col_conflict(tiles, self.width, self.height, c) as u8;
@@ -345,6 +345,10 @@ struct Item<A> {
     path: Vec<Dir>,
 }
 
+/// What a worker reports: its solution if any, whether it hit the node limit, its next
+/// bound, nodes expanded and generated.
+type WorkerResult = (Option<Vec<Dir>>, bool, u32, u64, u64);
+
 /// Iterations expanding more nodes than this are split over the cores; smaller ones are
 /// not worth starting threads for.
 const PARALLEL_FROM: u64 = 20_000;
@@ -512,7 +516,7 @@ where
         ctx.max_nodes.saturating_sub(ctx.expanded),
     );
     let items = &items;
-    let results: Vec<(Option<Vec<Dir>>, bool, u32, u64, u64)> = std::thread::scope(|s| {
+    let results: Vec<WorkerResult> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| {

@@ -25,6 +25,9 @@ pub const MAX_PATTERNS: usize = 4;
 pub const MAX_PATTERN_TILES: usize = 6;
 const MAGIC: &[u8; 8] = b"LLKSPDB1";
 
+/// Databases loaded in this process, by (width, height).
+type DbCache = HashMap<(usize, usize), Arc<PatternDb>>;
+
 /// A set of additive pattern tables for one board size, ready for lookups.
 #[derive(Debug)]
 pub struct PatternDb {
@@ -405,7 +408,7 @@ impl PatternDb {
     /// The shared database for a board size with the default partition, loaded (or built
     /// and cached) once per process.
     pub fn for_board(width: usize, height: usize) -> Result<Arc<PatternDb>> {
-        static DBS: OnceLock<Mutex<HashMap<(usize, usize), Arc<PatternDb>>>> = OnceLock::new();
+        static DBS: OnceLock<Mutex<DbCache>> = OnceLock::new();
         let dbs = DBS.get_or_init(|| Mutex::new(HashMap::new()));
         let mut map = dbs
             .lock()

@@ -252,7 +252,7 @@ impl Puzzle {
                 }
             }
         }
-        if self.width % 2 == 0 {
+        if self.width.is_multiple_of(2) {
             inv += self.blank() / self.width;
         }
         inv % 2
@@ -382,7 +382,7 @@ mod tests {
                     let mut r = p.clone();
                     let mut rng = ChaCha8Rng::seed_from_u64(seed);
                     for _ in 0..50 {
-                        let d = *Dir::ALL.choose(&mut rng).unwrap();
+                        let d = Dir::ALL[rand::Rng::random_range(&mut rng, 0..4)];
                         r.apply(d);
                     }
                     assert!(r.is_solvable(goal));
