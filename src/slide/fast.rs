@@ -26,23 +26,15 @@ pub fn solve_blank_last(start: &Puzzle) -> Result<Vec<Dir>> {
             for c in left..w - 2 {
                 place(&mut board, &[at(top, c)], &mut locked, &mut moves)?;
             }
-            place(
-                &mut board,
-                &[at(top, w - 2), at(top, w - 1)],
-                &mut locked,
-                &mut moves,
-            )?;
+            let (a, b) = (at(top, w - 2), at(top, w - 1));
+            place_pair(&mut board, a, b, w, &mut locked, &mut moves)?;
             top += 1;
         } else {
             for r in top..h - 2 {
                 place(&mut board, &[at(r, left)], &mut locked, &mut moves)?;
             }
-            place(
-                &mut board,
-                &[at(h - 2, left), at(h - 1, left)],
-                &mut locked,
-                &mut moves,
-            )?;
+            let (a, b) = (at(h - 2, left), at(h - 1, left));
+            place_pair(&mut board, a, b, 1, &mut locked, &mut moves)?;
             left += 1;
         }
     }
@@ -55,6 +47,31 @@ pub fn solve_blank_last(start: &Puzzle) -> Result<Vec<Dir>> {
     Ok(moves)
 }
 
+/// Places the last two tiles of a line, `a` then `b` (the line's end), where `beside` is
+/// the step from `a` into the unsolved part. A search over both tiles from a random spot
+/// can visit 64³ states; staging them first the classic way — `b`'s tile into `a`, then
+/// `a`'s tile next to it — leaves a search of a few moves.
+fn place_pair(
+    board: &mut Puzzle,
+    a: usize,
+    b: usize,
+    beside: usize,
+    locked: &mut u64,
+    moves: &mut Vec<Dir>,
+) -> Result<()> {
+    // Staging can trap `a`'s tile beside the dead-end cell `b`; then fall back to the
+    // full search from where we started, which always succeeds.
+    let (saved, done) = (board.clone(), moves.len());
+    let mut staged = *locked;
+    let ok = place_tiles(board, &[((b + 1) as u8, a)], &mut staged, moves)
+        .and_then(|_| place_tiles(board, &[((a + 1) as u8, a + beside)], &mut staged, moves));
+    if ok.is_err() {
+        *board = saved;
+        moves.truncate(done);
+    }
+    place(board, &[a, b], locked, moves)
+}
+
 /// Brings the tiles that belong in `cells` (tile `cell + 1`) home by the fewest moves that
 /// keep `locked` cells still, plays them on `board`, then locks `cells`.
 fn place(
@@ -63,6 +80,20 @@ fn place(
     locked: &mut u64,
     moves: &mut Vec<Dir>,
 ) -> Result<()> {
+    let targets: Vec<(u8, usize)> = cells.iter().map(|&c| ((c + 1) as u8, c)).collect();
+    place_tiles(board, &targets, locked, moves)
+}
+
+/// Brings each `(tile, cell)` of `targets` to its cell by the fewest moves that keep
+/// `locked` cells still, plays them on `board`, then locks those cells.
+fn place_tiles(
+    board: &mut Puzzle,
+    targets: &[(u8, usize)],
+    locked: &mut u64,
+    moves: &mut Vec<Dir>,
+) -> Result<()> {
+    let cells: Vec<usize> = targets.iter().map(|&(_, c)| c).collect();
+    let cells = &cells[..];
     let (w, h) = (board.width(), board.height());
     let n = w * h;
     let free: Vec<usize> = (0..n).filter(|&c| *locked & (1 << c) == 0).collect();
@@ -77,8 +108,7 @@ fn place(
         pos.iter().rev().fold(0, |acc, &p| acc * f + p) * f + blank
     };
     let mut pos = [0usize; 3];
-    for (i, &c) in cells.iter().enumerate() {
-        let tile = (c + 1) as u8;
+    for (i, &(tile, _)) in targets.iter().enumerate() {
         let Some(cell) = board.tiles().iter().position(|&t| t == tile) else {
             bail!("tile {tile} is missing from the board");
         };
