@@ -91,7 +91,7 @@ struct BenchArgs {
     /// (3×3: every algorithm; 4×4: idastar:pdb then idastar:linear-conflict).
     #[arg(long)]
     algos: Option<String>,
-    /// Only the first N positions.
+    /// Only the first N positions (0: none, e.g. to run only --compare).
     #[arg(long)]
     limit: Option<usize>,
     /// Depth bound for dfs/dls (default: 31 on 3×3, the 8-puzzle's diameter).
@@ -260,11 +260,9 @@ fn default_runs(cells: usize) -> &'static str {
 fn bench_cmd(a: BenchArgs) -> Result<()> {
     let text = std::fs::read_to_string(&a.file)
         .with_context(|| format!("cannot read benchmark file {}", a.file.display()))?;
-    let mut cases = parse_cases(&text).with_context(|| format!("{}", a.file.display()))?;
-    if let Some(n) = a.limit {
-        cases.truncate(n);
-    }
-    let first = &cases[0].puzzle;
+    let all = parse_cases(&text).with_context(|| format!("{}", a.file.display()))?;
+    let cases = &all[..a.limit.unwrap_or(all.len()).min(all.len())];
+    let first = &all[0].puzzle;
     let cells = first.width() * first.height();
     let runs = parse_runs(a.algos.as_deref().unwrap_or(default_runs(cells)))?;
     let depth = a.depth.or((cells == 9).then_some(31));
@@ -288,11 +286,11 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
         );
     }
     println!("{} positions from {}", cases.len(), a.file.display());
-    for run in &runs {
-        bench_run(&cases, *run, &limits, a.verbose || cells > 9)?;
+    for run in runs.iter().filter(|_| !cases.is_empty()) {
+        bench_run(cases, *run, &limits, a.verbose || cells > 9)?;
     }
     if a.compare > 0 {
-        compare_pathfinding(&cases[..a.compare.min(cases.len())])?;
+        compare_pathfinding(&all[..a.compare.min(all.len())])?;
     }
     Ok(())
 }
