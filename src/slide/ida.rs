@@ -464,8 +464,8 @@ where
         path: Vec::new(),
     }];
     // Grow the frontier a level at a time; nodes over the bound are pruned as in dfs.
-    for _ in 0..6 {
-        if items.len() >= 8 * threads {
+    for _ in 0..8 {
+        if items.len() >= 24 * threads {
             break;
         }
         let mut next = Vec::new();
