@@ -91,7 +91,9 @@ fn placements(cells: usize, k: usize) -> usize {
     (cells - k + 1..=cells).product()
 }
 
-/// Dense rank of a placement (cells distinct, each < `cells`) in `0..placements(cells, k)`.
+/// Dense rank of a placement (cells distinct, each < `cells`) in `0..placements(cells, k)`:
+/// the on-disk order. The reference `for_each_placement` is tested against.
+#[cfg(test)]
 fn rank(pos: &[usize], cells: usize) -> usize {
     let mut r = 0;
     for (j, &p) in pos.iter().enumerate() {
@@ -102,7 +104,8 @@ fn rank(pos: &[usize], cells: usize) -> usize {
 }
 
 /// Cells of the `k` tiles of a sparse index, or `None` if two share a cell or one is off
-/// the board (such indices are never looked up).
+/// the board (such indices are never looked up); the test's reference decoding.
+#[cfg(test)]
 fn decode(idx: usize, k: usize, cells: usize) -> Option<[usize; MAX_PATTERN_TILES]> {
     let mut pos = [0usize; MAX_PATTERN_TILES];
     let mut used = 0u32;
@@ -115,6 +118,43 @@ fn decode(idx: usize, k: usize, cells: usize) -> Option<[usize; MAX_PATTERN_TILE
         *p = c;
     }
     Some(pos)
+}
+
+/// Calls `f(rank, sparse index, cells)` for every placement of `k` tiles on `cells` cells, in
+/// rank order: choosing each tile's cell in increasing order among the free ones counts the
+/// mixed-radix rank up by one per placement, so neither the rank nor the index is ever
+/// recomputed from scratch (loading a 6-tile table this way takes a fraction of a second).
+fn for_each_placement(cells: usize, k: usize, mut f: impl FnMut(usize, usize, &[usize])) {
+    struct Walk<'f> {
+        cells: usize,
+        k: usize,
+        pos: [usize; MAX_PATTERN_TILES],
+        rank: usize,
+        f: &'f mut dyn FnMut(usize, usize, &[usize]),
+    }
+    impl Walk<'_> {
+        fn go(&mut self, j: usize, used: u32, idx: usize) {
+            if j == self.k {
+                (self.f)(self.rank, idx, &self.pos[..self.k]);
+                self.rank += 1;
+                return;
+            }
+            for c in 0..self.cells {
+                if used & (1 << c) == 0 {
+                    self.pos[j] = c;
+                    self.go(j + 1, used | 1 << c, idx | c << (4 * j));
+                }
+            }
+        }
+    }
+    let mut w = Walk {
+        cells,
+        k,
+        pos: [0; MAX_PATTERN_TILES],
+        rank: 0,
+        f: &mut f,
+    };
+    w.go(0, 0, 0);
 }
 
 /// Table of one pattern by 0-1 BFS from the goal over (pattern tiles, blank). Returns the
@@ -236,11 +276,7 @@ pub fn save_table(
     let cells = width * height;
     let k = tiles.len();
     let mut dense = vec![0u8; placements(cells, k)];
-    for (idx, &v) in table.iter().enumerate() {
-        if let Some(pos) = decode(idx, k, cells) {
-            dense[rank(&pos[..k], cells)] = v;
-        }
-    }
+    for_each_placement(cells, k, |r, idx, _| dense[r] = table[idx]);
     let mut out = header(width, height, tiles);
     out.extend((dense.len() as u64).to_le_bytes());
     out.extend(fnv1a(&dense).to_le_bytes());
@@ -282,11 +318,7 @@ pub fn load_table(path: &Path, width: usize, height: usize, tiles: &[u8]) -> Res
         bail!("{}: checksum mismatch (corrupt file)", path.display());
     }
     let mut table = vec![0u8; 1 << (4 * k)];
-    for (idx, v) in table.iter_mut().enumerate() {
-        if let Some(pos) = decode(idx, k, cells) {
-            *v = dense[rank(&pos[..k], cells)];
-        }
-    }
+    for_each_placement(cells, k, |r, idx, _| table[idx] = dense[r]);
     Ok(table)
 }
 
@@ -406,21 +438,18 @@ impl PatternDb {
         for (p, t) in patterns.iter().zip(&tables) {
             let k = p.len();
             let mut packed = vec![0u8; t.len().div_ceil(2)];
-            for (idx, &v) in t.iter().enumerate() {
-                let Some(pos) = decode(idx, k, cells) else {
-                    continue;
-                };
+            for_each_placement(cells, k, |_, idx, pos| {
                 let md: u32 = p
                     .iter()
-                    .zip(&pos[..k])
+                    .zip(pos)
                     .map(|(&tile, &c)| super::heuristic::tile_manhattan(tile, c, width))
                     .sum();
-                let e = (v as u32).saturating_sub(md) / 2;
+                let e = (t[idx] as u32).saturating_sub(md) / 2;
                 if e > 15 {
                     capped += 1;
                 }
                 packed[idx >> 1] |= (e.min(15) as u8) << ((idx & 1) * 4);
-            }
+            });
             excess.push(packed);
         }
         Ok(PatternDb {
@@ -562,6 +591,18 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&s| s));
+        // The enumeration used for loading visits placements in exactly rank order.
+        let mut count = 0;
+        for_each_placement(cells, k, |r, idx, pos| {
+            assert_eq!(r, count);
+            assert_eq!(rank(pos, cells), r);
+            assert_eq!(
+                decode(idx, k, cells).map(|p| p[..k].to_vec()),
+                Some(pos.to_vec())
+            );
+            count += 1;
+        });
+        assert_eq!(count, placements(cells, k));
     }
 
     #[test]
