@@ -225,9 +225,13 @@ pub struct BenchArgs {
     /// Strategies to compare (repeat or comma-separate).
     #[arg(long, value_delimiter = ',', default_values = ["greedy", "paper", "search"])]
     pub strategy: Vec<Strategy>,
-    /// Tiles per type; boards hold as many types as fit.
+    /// Tiles per type.
     #[arg(long, default_value_t = 4)]
     pub copies: usize,
+    /// Percentage of the cells holding tiles: boards get as many types as fit in that
+    /// share (100 = full, the QQ layout; the rest of the cells start empty).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(1..=100))]
+    pub fill: u8,
     /// Seed of the first board (board i uses seed + i).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -292,9 +296,15 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         max_states: args.max_states,
         max_time: Some(Duration::from_millis(args.max_ms)),
     };
+    let spec = |rows: usize, cols: usize, seed: u64| {
+        let tiles = rows * cols * args.fill as usize / 100;
+        GenSpec {
+            types: tiles.checked_div(args.copies).unwrap_or(0),
+            ..GenSpec::full(rows, cols, args.copies, seed)
+        }
+    };
     for &(rows, cols) in &args.size {
-        gen_board(&GenSpec::full(rows, cols, args.copies, 0))
-            .map_err(|e| anyhow!("--size {rows}x{cols}: {e}"))?;
+        gen_board(&spec(rows, cols, 0)).map_err(|e| anyhow!("--size {rows}x{cols}: {e}"))?;
     }
     let combos: Vec<((usize, usize), Gravity)> = args
         .size
@@ -309,10 +319,11 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         .context("progress bar template")?,
     );
     println!(
-        "{} random boards per row, {} copies per type, outside ring {}, {threads} threads, \
-         search budget {} states / {} ms",
+        "{} random boards per row, {} copies per type, {} % of the cells filled, outside ring {}, \
+         {threads} threads, search budget {} states / {} ms",
         args.boards,
         args.copies,
+        args.fill,
         if args.no_outside { "off" } else { "on" },
         args.max_states,
         args.max_ms
@@ -336,8 +347,8 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                     if i >= args.boards {
                         break;
                     }
-                    let spec = GenSpec::full(rows, cols, args.copies, args.seed + i as u64);
-                    let board = gen_board(&spec).expect("size checked above");
+                    let board = gen_board(&spec(rows, cols, args.seed + i as u64))
+                        .expect("size checked above");
                     let r: Vec<Run> = args
                         .strategy
                         .iter()

@@ -323,9 +323,9 @@ fn safe_move(
     let linked = |x: Idx, y: Idx| pairs.binary_search(&(x.min(y), x.max(y))).is_ok();
     let standing = |g: &[Idx]| !gravity || g.iter().all(|&x| ctx.free_standing(st, x));
     for g in groups.iter() {
-        match g.as_slice() {
-            &[a, b] if linked(a, b) && standing(g) => return Some((a, b)),
-            &[a, b, c, d] => {
+        match *g.as_slice() {
+            [a, b] if linked(a, b) && standing(g) => return Some((a, b)),
+            [a, b, c, d] => {
                 for (p, q) in [((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))] {
                     if linked(p.0, p.1) && linked(q.0, q.1) && standing(g) {
                         return Some(p);

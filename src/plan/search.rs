@@ -154,6 +154,8 @@ where
         next: usize,
     }
     let mut states = 0u64;
+    // Loop turns, for checking the clock now and then rather than every turn.
+    let mut ticks = 0u64;
     if success(&start) {
         return DfsResult {
             outcome: DfsOutcome::Found(Vec::new()),
@@ -202,8 +204,9 @@ where
             stack.pop();
             continue;
         }
+        ticks += 1;
         if states >= limits.max_states
-            || (states % 64 == 0 && limits.deadline.is_some_and(|d| Instant::now() >= d))
+            || (ticks.is_multiple_of(32) && limits.deadline.is_some_and(|d| Instant::now() >= d))
         {
             // The open nodes are not refuted; take them back out.
             for f in &stack {
