@@ -249,6 +249,64 @@ pub struct BenchArgs {
     /// Worker threads (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Instead of the table, time the move generator alone: listing every removable pair
+    /// and making a move, with `board::link` + `Board::remove_pair` (the reference) and with
+    /// the planner's padded grid, along greedy games on the same boards (one thread).
+    #[arg(long)]
+    pub link_speed: bool,
+}
+
+/// `--link-speed`: µs per board state for the reference rules and the padded grid.
+fn link_speed(args: &BenchArgs, spec: &dyn Fn(usize, usize, u64) -> GenSpec) -> Result<()> {
+    use llk::plan::padded::Ctx;
+    use std::time::Instant;
+    println!("| size | gravity | reference µs/state | padded µs/state | speed-up | states |");
+    println!("|---|---|---|---|---|---|");
+    for &(rows, cols) in &args.size {
+        for &gravity in &args.gravity {
+            let rules = Rules {
+                outside: !args.no_outside,
+                gravity,
+            };
+            let boards: Vec<Board> = (0..args.boards)
+                .map(|i| gen_board(&spec(rows, cols, args.seed + i as u64)).expect("checked"))
+                .collect();
+            // Reference: every pair through find_link, then remove_pair with Gravity::apply.
+            let t = Instant::now();
+            let mut states = 0u64;
+            for b in &boards {
+                let mut b = b.clone();
+                loop {
+                    states += 1;
+                    let pairs = removable_pairs(&b, &rules);
+                    let Some(l) = pairs.first() else { break };
+                    b.remove_pair(l.a, l.b, gravity);
+                }
+            }
+            let reference = t.elapsed().as_secs_f64() * 1e6 / states as f64;
+            let t = Instant::now();
+            let mut fast_states = 0u64;
+            let (mut groups, mut pairs) = (Vec::new(), Vec::new());
+            for b in &boards {
+                let (ctx, mut st) = Ctx::new(b, &rules).map_err(|e| anyhow!("{e}"))?;
+                loop {
+                    fast_states += 1;
+                    ctx.pairs(&st, &mut groups, &mut pairs);
+                    let Some(&(a, c)) = pairs.first() else { break };
+                    ctx.remove(&mut st, a, c);
+                }
+            }
+            let fast = t.elapsed().as_secs_f64() * 1e6 / fast_states as f64;
+            if fast_states != states {
+                bail!("the padded grid and the reference disagree on {rows}x{cols} {gravity}");
+            }
+            println!(
+                "| {rows}×{cols} | {gravity} | {reference:.2} | {fast:.2} | {:.1}× | {states} |",
+                reference / fast
+            );
+        }
+    }
+    Ok(())
 }
 
 fn parse_size(s: &str) -> Result<(usize, usize), String> {
@@ -305,6 +363,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     };
     for &(rows, cols) in &args.size {
         gen_board(&spec(rows, cols, 0)).map_err(|e| anyhow!("--size {rows}x{cols}: {e}"))?;
+    }
+    if args.link_speed {
+        return link_speed(&args, &spec);
     }
     let combos: Vec<((usize, usize), Gravity)> = args
         .size
