@@ -40,7 +40,8 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub rules: RuleArgs,
     /// greedy (first removable pair in reading order), paper (least F(A,B), no
-    /// backtracking) or search (heuristic depth-first search with backtracking: clears
+    /// backtracking) or search (heuristic depth-first search with backtracking: within its
+    /// budget it clears
     /// every solvable board, proves the others unsolvable).
     #[arg(long, default_value = "search")]
     pub strategy: Strategy,
@@ -93,6 +94,8 @@ fn link_text(board: &Board, l: &Link) -> String {
     format!("{} {}-{} {via}", board.get(l.a).to_char(), l.a, l.b)
 }
 
+/// `llk plan`: prints the moves as text (one per line, then a summary) or one JSON object.
+/// A board that cannot be cleared is not an error: the summary or `"solved": false` says so.
 pub fn plan(args: PlanArgs) -> Result<()> {
     let board = read_board(&args.board, true)?;
     let rules = args.rules.rules();
@@ -146,6 +149,7 @@ pub struct PairsArgs {
     pub json: bool,
 }
 
+/// `llk pairs`: the pairs removable on the board as it is, with their paths.
 pub fn pairs(args: PairsArgs) -> Result<()> {
     let board = read_board(&args.board, true)?;
     let pairs = removable_pairs(&board, &args.rules.rules());
@@ -165,8 +169,10 @@ pub fn pairs(args: PairsArgs) -> Result<()> {
 
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
+    /// Board height in cells.
     #[arg(long, default_value_t = 8)]
     pub rows: usize,
+    /// Board width in cells.
     #[arg(long, default_value_t = 12)]
     pub cols: usize,
     /// Number of tile types; default: as many as fit with the obstacles.
@@ -186,6 +192,7 @@ pub struct GenerateArgs {
     pub output: Option<PathBuf>,
 }
 
+/// `llk generate`: a random board in the text form, to stdout or a file.
 pub fn generate(args: GenerateArgs) -> Result<()> {
     let cells = args.rows * args.cols;
     let types = args.types.unwrap_or_else(|| {
@@ -341,6 +348,8 @@ fn quantile(sorted: &[u64], q: f64) -> u64 {
     sorted[rank - 1]
 }
 
+/// `llk bench plan`: every strategy on the same random boards, one Markdown table row per
+/// size, gravity mode and strategy (or the move-generator timing with `--link-speed`).
 pub fn bench(args: BenchArgs) -> Result<()> {
     if args.boards == 0 {
         bail!("--boards must be at least 1");

@@ -13,13 +13,17 @@ use rand_chacha::ChaCha8Rng;
 /// over a `rows × cols` board; the remaining cells are empty.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct GenSpec {
+    /// Board height in cells.
     pub rows: usize,
+    /// Board width in cells.
     pub cols: usize,
     /// Number of tile types (named `A`, `B`, … as in [`TYPE_ALPHABET`]).
     pub types: usize,
     /// Tiles of each type; must be even, or the board could never be cleared.
     pub copies: usize,
+    /// Obstacles scattered with the tiles (never removed, never passed).
     pub obstacles: usize,
+    /// Everything random follows from it: equal specs give equal boards.
     pub seed: u64,
 }
 

@@ -76,6 +76,7 @@ impl FromStr for Strategy {
 /// [`Outcome::GaveUp`] and can fall back to a greedy move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct PlanOptions {
+    /// How to pick moves.
     pub strategy: Strategy,
     /// Boards expanded before giving up.
     pub max_states: u64,
@@ -128,6 +129,7 @@ impl fmt::Display for Outcome {
 /// A planned elimination order.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Plan {
+    /// Whether the moves clear the board, and if not, why.
     pub outcome: Outcome,
     /// Each move relative to the board left by the moves before it.
     pub moves: Vec<Link>,

@@ -45,8 +45,11 @@ pub struct Ctx {
 /// One board during the search: the padded cells, its hash, and how many tiles are left.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct State {
+    /// Row-major padded cells: [`EMPTY`], [`WALL`] or a type id.
     pub cells: Box<[u8]>,
+    /// Zobrist hash of the tiles, the transposition-table key.
     pub hash: u64,
+    /// Tiles left; the board is clear at 0.
     pub tiles: u32,
     /// Whether gravity has nothing left to do. A start board need not be settled, and the
     /// rules settle the whole board after a removal, so the first removal on an unsettled
@@ -109,10 +112,12 @@ impl Ctx {
         Ok((ctx, st))
     }
 
+    /// Board height (without the ring).
     pub fn rows(&self) -> usize {
         self.rows
     }
 
+    /// Board width (without the ring).
     pub fn cols(&self) -> usize {
         self.cols
     }

@@ -15,7 +15,9 @@ use std::time::Instant;
 /// When to stop looking: after `max_states` expanded nodes or at `deadline`.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// Nodes expanded before giving up.
     pub max_states: u64,
+    /// Wall-clock time at which to give up.
     pub deadline: Option<Instant>,
 }
 
@@ -33,7 +35,9 @@ pub enum DfsOutcome<M> {
 /// The outcome and the number of nodes expanded (successors generated).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct DfsResult<M> {
+    /// Found, exhausted or gave up.
     pub outcome: DfsOutcome<M>,
+    /// Nodes expanded (successors generated).
     pub states: u64,
 }
 
