@@ -129,7 +129,10 @@ pub fn plan(args: PlanArgs) -> Result<()> {
             b.tile_count()
         ),
         Outcome::Unsolvable => "unsolvable: no order of removals clears this board".into(),
-        Outcome::GaveUp => "gave up: the search budget ran out (try --max-states/--max-ms)".into(),
+        Outcome::GaveUp => format!(
+            "gave up after {} states: the search budget ran out (see --max-states, --max-ms)",
+            p.states
+        ),
     };
     println!(
         "{what} ({} strategy, {} states, {} µs)",
