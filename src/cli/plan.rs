@@ -197,7 +197,7 @@ pub struct GenerateArgs {
 
 /// `llk generate`: a random board in the text form, to stdout or a file.
 pub fn generate(args: GenerateArgs) -> Result<()> {
-    let cells = args.rows * args.cols;
+    let cells = args.rows.saturating_mul(args.cols);
     let types = args.types.unwrap_or_else(|| {
         cells
             .saturating_sub(args.obstacles)
@@ -367,7 +367,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         max_time: Some(Duration::from_millis(args.max_ms)),
     };
     let spec = |rows: usize, cols: usize, seed: u64| {
-        let tiles = rows * cols * args.fill as usize / 100;
+        let tiles = rows.saturating_mul(cols).saturating_mul(args.fill as usize) / 100;
         GenSpec {
             types: tiles.checked_div(args.copies).unwrap_or(0),
             ..GenSpec::full(rows, cols, args.copies, seed)
