@@ -9,7 +9,7 @@ use proptest::prelude::*;
 fn opts(strategy: PlanStrategy) -> PlanOptions {
     PlanOptions {
         strategy,
-        max_states: 5_000_000,
+        max_states: 300_000,
         max_time: None,
     }
 }

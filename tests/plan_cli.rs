@@ -100,6 +100,28 @@ fn plan_json_uses_ring_coordinates() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["solved"], false);
     assert_eq!(v["outcome"], "unsolvable");
+    let o = llk(&["plan", f.to_str().unwrap(), "--no-outside"]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.contains("unsolvable") && out.contains("2 states"),
+        "{out}"
+    );
+    let big = temp_file(
+        "big.txt",
+        &llk::plan::generate(&llk::plan::GenSpec::full(11, 19, 4, 3))
+            .unwrap()
+            .to_text(),
+    );
+    let o = llk(&[
+        "plan",
+        big.to_str().unwrap(),
+        "--gravity",
+        "left",
+        "--max-states",
+        "5",
+    ]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("gave up after"), "{out}");
 }
 
 #[test]

@@ -40,7 +40,8 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub rules: RuleArgs,
     /// greedy (first removable pair in reading order), paper (least F(A,B), no
-    /// backtracking) or search (heuristic depth-first search with backtracking: clears
+    /// backtracking) or search (heuristic depth-first search with backtracking: within its
+    /// budget it clears
     /// every solvable board, proves the others unsolvable).
     #[arg(long, default_value = "search")]
     pub strategy: Strategy,
@@ -93,6 +94,8 @@ fn link_text(board: &Board, l: &Link) -> String {
     format!("{} {}-{} {via}", board.get(l.a).to_char(), l.a, l.b)
 }
 
+/// `llk plan`: prints the moves as text (one per line, then a summary) or one JSON object.
+/// A board that cannot be cleared is not an error: the summary or `"solved": false` says so.
 pub fn plan(args: PlanArgs) -> Result<()> {
     let board = read_board(&args.board, true)?;
     let rules = args.rules.rules();
@@ -126,7 +129,10 @@ pub fn plan(args: PlanArgs) -> Result<()> {
             b.tile_count()
         ),
         Outcome::Unsolvable => "unsolvable: no order of removals clears this board".into(),
-        Outcome::GaveUp => "gave up: the search budget ran out (try --max-states/--max-ms)".into(),
+        Outcome::GaveUp => format!(
+            "gave up after {} states: the search budget ran out (see --max-states, --max-ms)",
+            p.states
+        ),
     };
     println!(
         "{what} ({} strategy, {} states, {} µs)",
@@ -146,6 +152,7 @@ pub struct PairsArgs {
     pub json: bool,
 }
 
+/// `llk pairs`: the pairs removable on the board as it is, with their paths.
 pub fn pairs(args: PairsArgs) -> Result<()> {
     let board = read_board(&args.board, true)?;
     let pairs = removable_pairs(&board, &args.rules.rules());
@@ -165,8 +172,10 @@ pub fn pairs(args: PairsArgs) -> Result<()> {
 
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
+    /// Board height in cells.
     #[arg(long, default_value_t = 8)]
     pub rows: usize,
+    /// Board width in cells.
     #[arg(long, default_value_t = 12)]
     pub cols: usize,
     /// Number of tile types; default: as many as fit with the obstacles.
@@ -186,8 +195,9 @@ pub struct GenerateArgs {
     pub output: Option<PathBuf>,
 }
 
+/// `llk generate`: a random board in the text form, to stdout or a file.
 pub fn generate(args: GenerateArgs) -> Result<()> {
-    let cells = args.rows * args.cols;
+    let cells = args.rows.saturating_mul(args.cols);
     let types = args.types.unwrap_or_else(|| {
         cells
             .saturating_sub(args.obstacles)
@@ -225,9 +235,13 @@ pub struct BenchArgs {
     /// Strategies to compare (repeat or comma-separate).
     #[arg(long, value_delimiter = ',', default_values = ["greedy", "paper", "search"])]
     pub strategy: Vec<Strategy>,
-    /// Tiles per type; boards hold as many types as fit.
+    /// Tiles per type.
     #[arg(long, default_value_t = 4)]
     pub copies: usize,
+    /// Percentage of the cells holding tiles: boards get as many types as fit in that
+    /// share (100 = full, the QQ layout; the rest of the cells start empty).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(1..=100))]
+    pub fill: u8,
     /// Seed of the first board (board i uses seed + i).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -245,6 +259,64 @@ pub struct BenchArgs {
     /// Worker threads (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Instead of the table, time the move generator alone: listing every removable pair
+    /// and making a move, with `board::link` + `Board::remove_pair` (the reference) and with
+    /// the planner's padded grid, along greedy games on the same boards (one thread).
+    #[arg(long)]
+    pub link_speed: bool,
+}
+
+/// `--link-speed`: µs per board state for the reference rules and the padded grid.
+fn link_speed(args: &BenchArgs, spec: &dyn Fn(usize, usize, u64) -> GenSpec) -> Result<()> {
+    use llk::plan::padded::Ctx;
+    use std::time::Instant;
+    println!("| size | gravity | reference µs/state | padded µs/state | speed-up | states |");
+    println!("|---|---|---|---|---|---|");
+    for &(rows, cols) in &args.size {
+        for &gravity in &args.gravity {
+            let rules = Rules {
+                outside: !args.no_outside,
+                gravity,
+            };
+            let boards: Vec<Board> = (0..args.boards)
+                .map(|i| gen_board(&spec(rows, cols, args.seed + i as u64)).expect("checked"))
+                .collect();
+            // Reference: every pair through find_link, then remove_pair with Gravity::apply.
+            let t = Instant::now();
+            let mut states = 0u64;
+            for b in &boards {
+                let mut b = b.clone();
+                loop {
+                    states += 1;
+                    let pairs = removable_pairs(&b, &rules);
+                    let Some(l) = pairs.first() else { break };
+                    b.remove_pair(l.a, l.b, gravity);
+                }
+            }
+            let reference = t.elapsed().as_secs_f64() * 1e6 / states as f64;
+            let t = Instant::now();
+            let mut fast_states = 0u64;
+            let (mut groups, mut pairs) = (Vec::new(), Vec::new());
+            for b in &boards {
+                let (ctx, mut st) = Ctx::new(b, &rules).map_err(|e| anyhow!("{e}"))?;
+                loop {
+                    fast_states += 1;
+                    ctx.pairs(&st, &mut groups, &mut pairs);
+                    let Some(&(a, c)) = pairs.first() else { break };
+                    ctx.remove(&mut st, a, c);
+                }
+            }
+            let fast = t.elapsed().as_secs_f64() * 1e6 / fast_states as f64;
+            if fast_states != states {
+                bail!("the padded grid and the reference disagree on {rows}x{cols} {gravity}");
+            }
+            println!(
+                "| {rows}×{cols} | {gravity} | {reference:.2} | {fast:.2} | {:.1}× | {states} |",
+                reference / fast
+            );
+        }
+    }
+    Ok(())
 }
 
 fn parse_size(s: &str) -> Result<(usize, usize), String> {
@@ -279,6 +351,8 @@ fn quantile(sorted: &[u64], q: f64) -> u64 {
     sorted[rank - 1]
 }
 
+/// `llk bench plan`: every strategy on the same random boards, one Markdown table row per
+/// size, gravity mode and strategy (or the move-generator timing with `--link-speed`).
 pub fn bench(args: BenchArgs) -> Result<()> {
     if args.boards == 0 {
         bail!("--boards must be at least 1");
@@ -292,9 +366,18 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         max_states: args.max_states,
         max_time: Some(Duration::from_millis(args.max_ms)),
     };
+    let spec = |rows: usize, cols: usize, seed: u64| {
+        let tiles = rows.saturating_mul(cols).saturating_mul(args.fill as usize) / 100;
+        GenSpec {
+            types: tiles.checked_div(args.copies).unwrap_or(0),
+            ..GenSpec::full(rows, cols, args.copies, seed)
+        }
+    };
     for &(rows, cols) in &args.size {
-        gen_board(&GenSpec::full(rows, cols, args.copies, 0))
-            .map_err(|e| anyhow!("--size {rows}x{cols}: {e}"))?;
+        gen_board(&spec(rows, cols, 0)).map_err(|e| anyhow!("--size {rows}x{cols}: {e}"))?;
+    }
+    if args.link_speed {
+        return link_speed(&args, &spec);
     }
     let combos: Vec<((usize, usize), Gravity)> = args
         .size
@@ -309,10 +392,11 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         .context("progress bar template")?,
     );
     println!(
-        "{} random boards per row, {} copies per type, outside ring {}, {threads} threads, \
-         search budget {} states / {} ms",
+        "{} random boards per row, {} copies per type, {} % of the cells filled, outside ring {}, \
+         {threads} threads, search budget {} states / {} ms",
         args.boards,
         args.copies,
+        args.fill,
         if args.no_outside { "off" } else { "on" },
         args.max_states,
         args.max_ms
@@ -336,8 +420,8 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                     if i >= args.boards {
                         break;
                     }
-                    let spec = GenSpec::full(rows, cols, args.copies, args.seed + i as u64);
-                    let board = gen_board(&spec).expect("size checked above");
+                    let board = gen_board(&spec(rows, cols, args.seed + i as u64))
+                        .expect("size checked above");
                     let r: Vec<Run> = args
                         .strategy
                         .iter()

@@ -13,13 +13,17 @@ use rand_chacha::ChaCha8Rng;
 /// over a `rows × cols` board; the remaining cells are empty.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct GenSpec {
+    /// Board height in cells.
     pub rows: usize,
+    /// Board width in cells.
     pub cols: usize,
     /// Number of tile types (named `A`, `B`, … as in [`TYPE_ALPHABET`]).
     pub types: usize,
     /// Tiles of each type; must be even, or the board could never be cleared.
     pub copies: usize,
+    /// Obstacles scattered with the tiles (never removed, never passed).
     pub obstacles: usize,
+    /// Everything random follows from it: equal specs give equal boards.
     pub seed: u64,
 }
 
@@ -30,13 +34,17 @@ impl GenSpec {
         GenSpec {
             rows,
             cols,
-            types: (rows * cols).checked_div(copies).unwrap_or(0),
+            types: rows.saturating_mul(cols).checked_div(copies).unwrap_or(0),
             copies,
             obstacles: 0,
             seed,
         }
     }
 }
+
+/// The largest board generated (a game board has a few hundred cells; this only stops a
+/// typo from asking for gigabytes).
+pub const MAX_CELLS: usize = 1_000_000;
 
 /// A random board following `spec`. Errors (one line, naming the numbers) when the copies
 /// are odd or zero, when there are more types than chars to name them, or when the tiles
@@ -66,7 +74,10 @@ pub fn generate(spec: &GenSpec) -> Result<Board, String> {
             TYPE_ALPHABET.len()
         ));
     }
-    let cells = rows * cols;
+    let cells = rows
+        .checked_mul(cols)
+        .filter(|&n| n <= MAX_CELLS)
+        .ok_or_else(|| format!("board size {rows}×{cols}: more than {MAX_CELLS} cells"))?;
     let needed = types
         .checked_mul(copies)
         .and_then(|t| t.checked_add(obstacles))
@@ -132,6 +143,13 @@ mod tests {
         assert!(e.contains("even"), "{e}");
         let e = generate(&GenSpec { types: 9, ..ok }).unwrap_err();
         assert!(e.contains("do not fit") && e.contains("4×4"), "{e}");
+        let e = generate(&GenSpec {
+            rows: usize::MAX,
+            cols: 3,
+            ..ok
+        })
+        .unwrap_err();
+        assert!(e.contains("more than"), "{e}");
         let e = generate(&GenSpec { rows: 0, ..ok }).unwrap_err();
         assert!(e.contains("at least 1"), "{e}");
         let e = generate(&GenSpec {

@@ -16,8 +16,6 @@
 //! same line whichever finder produced it.
 
 use crate::board::{Board, Cell, Gravity, Point, Pos, Rules};
-use rand::{RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 /// A free cell (board or ring).
 pub const EMPTY: u8 = 0;
@@ -37,16 +35,17 @@ pub struct Ctx {
     gravity: Gravity,
     /// Tile char of each dense type id (`names[id - 1]`).
     names: Vec<u8>,
-    /// Zobrist keys, `zob[idx * (types + 1) + id]`.
-    zob: Vec<u64>,
     types: usize,
 }
 
 /// One board during the search: the padded cells, its hash, and how many tiles are left.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct State {
+    /// Row-major padded cells: [`EMPTY`], [`WALL`] or a type id.
     pub cells: Box<[u8]>,
+    /// Zobrist hash of the tiles, the transposition-table key.
     pub hash: u64,
+    /// Tiles left; the board is clear at 0.
     pub tiles: u32,
     /// Whether gravity has nothing left to do. A start board need not be settled, and the
     /// rules settle the whole board after a removal, so the first removal on an unsettled
@@ -84,17 +83,12 @@ impl Ctx {
             };
         }
         let types = names.len();
-        // A fixed seed: the hash only has to spread states, and a fixed one keeps "states
-        // explored" reproducible run to run.
-        let mut rng = ChaCha8Rng::seed_from_u64(0x11c_2026);
-        let zob = (0..w * h * (types + 1)).map(|_| rng.next_u64()).collect();
         let ctx = Ctx {
             rows,
             cols,
             w,
             gravity: rules.gravity,
             names,
-            zob,
             types,
         };
         let mut settled_board = board.clone();
@@ -109,10 +103,12 @@ impl Ctx {
         Ok((ctx, st))
     }
 
+    /// Board height (without the ring).
     pub fn rows(&self) -> usize {
         self.rows
     }
 
+    /// Board width (without the ring).
     pub fn cols(&self) -> usize {
         self.cols
     }
@@ -127,8 +123,15 @@ impl Ctx {
         self.types
     }
 
+    /// The Zobrist key of type `id` at cell `i`: a fixed mix of the two (splitmix64) rather
+    /// than a table, so huge boards cost no memory and "states explored" is the same on
+    /// every run.
+    #[inline]
     fn key(&self, i: usize, id: u8) -> u64 {
-        self.zob[i * (self.types + 1) + id as usize]
+        let mut z = ((i as u64) << 8 | id as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
     }
 
     /// The hash computed from scratch; the incremental one must always equal it.

@@ -15,7 +15,9 @@ use std::time::Instant;
 /// When to stop looking: after `max_states` expanded nodes or at `deadline`.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// Nodes expanded before giving up.
     pub max_states: u64,
+    /// Wall-clock time at which to give up.
     pub deadline: Option<Instant>,
 }
 
@@ -33,7 +35,9 @@ pub enum DfsOutcome<M> {
 /// The outcome and the number of nodes expanded (successors generated).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct DfsResult<M> {
+    /// Found, exhausted or gave up.
     pub outcome: DfsOutcome<M>,
+    /// Nodes expanded (successors generated).
     pub states: u64,
 }
 
@@ -154,6 +158,8 @@ where
         next: usize,
     }
     let mut states = 0u64;
+    // Loop turns, for checking the clock now and then rather than every turn.
+    let mut ticks = 0u64;
     if success(&start) {
         return DfsResult {
             outcome: DfsOutcome::Found(Vec::new()),
@@ -202,8 +208,9 @@ where
             stack.pop();
             continue;
         }
+        ticks += 1;
         if states >= limits.max_states
-            || (states % 64 == 0 && limits.deadline.is_some_and(|d| Instant::now() >= d))
+            || (ticks.is_multiple_of(32) && limits.deadline.is_some_and(|d| Instant::now() >= d))
         {
             // The open nodes are not refuted; take them back out.
             for f in &stack {
