@@ -29,8 +29,8 @@ const ACTIVE_SPREAD: f32 = 13.0;
 ///
 /// Autocorrelation peaks at the pitch and at all its multiples, and symbols can add peaks at
 /// fractions of it; each candidate lag is therefore scored by the autocorrelation at its
-/// first few multiples (a fraction of the pitch fails at some multiple, the true pitch at
-/// none), and a multiple of a candidate only wins when clearly better.
+/// first few multiples (a fraction of the pitch fails at its odd multiples, the true pitch
+/// at none), and a multiple of a candidate only wins when clearly better.
 fn axis(profile: &[f32]) -> Option<(f32, f32)> {
     let p = smooth(profile, 1);
     let max = (p.len() / 2).min(MAX_PITCH * 3);
@@ -51,18 +51,43 @@ fn axis(profile: &[f32]) -> Option<(f32, f32)> {
             .sum::<f32>()
             / k as f32
     };
+    // A fraction of the pitch must also hold at its odd multiples, which fall between tiles.
+    let odd_ok = |l: usize, best: f32| {
+        [1, 3].iter().filter(|&&m| m * l < max).all(|&m| {
+            ac[m * l - 1..=m * l + 1]
+                .iter()
+                .cloned()
+                .fold(f32::MIN, f32::max)
+                >= best * 0.6
+        })
+    };
     let mut scored: Vec<(usize, f32)> =
         cands.iter().take(10).map(|&(l, _)| (l, score(l))).collect();
     scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+    if std::env::var_os("LLK_DEBUG_GRID").is_some() {
+        eprintln!("pitch candidates {scored:?}");
+    }
     let &(mut pick, best) = scored.first()?;
     for &(l, s) in &scored {
         let ratio = pick as f32 / l as f32;
         if l < pick
             && s >= best * 0.85
+            && odd_ok(l, best)
             && ratio.round() >= 2.0
             && (ratio - ratio.round()).abs() < 0.05 * ratio
         {
             pick = l;
+        }
+    }
+    // The best lag may itself be a fraction of the pitch: step up to a multiple that scores
+    // nearly as well when the lag fails its odd-multiple test.
+    for m in [2usize, 3] {
+        let up = pick * m;
+        if let Some(&(l, s)) = scored.iter().find(|&&(l, _)| l.abs_diff(up) <= 1) {
+            if s >= best * 0.8 && !odd_ok(pick, s) {
+                pick = l;
+                break;
+            }
         }
     }
     if best <= 0.05 {
@@ -72,9 +97,8 @@ fn axis(profile: &[f32]) -> Option<(f32, f32)> {
     (s > 0.0).then_some((pitch, phase))
 }
 
-/// Interior texture of a lattice cell from a sparse 8 × 8 sample, and the colour near its
-/// four corners (a tile's face, where symbols rarely reach).
-fn sampled_cell(frame: &RgbaImage, x: f32, y: f32, w: f32, h: f32) -> (f32, [[f32; 3]; 4]) {
+/// Interior texture of a lattice cell from a sparse 8 × 8 sample.
+fn sampled_spread(frame: &RgbaImage, x: f32, y: f32, w: f32, h: f32) -> f32 {
     let mut s = [[0f32; 3]; 64];
     let mut mean = [0f32; 3];
     for j in 0..8 {
@@ -89,26 +113,10 @@ fn sampled_cell(frame: &RgbaImage, x: f32, y: f32, w: f32, h: f32) -> (f32, [[f3
             s[j * 8 + i] = v;
         }
     }
-    let spread = s
-        .iter()
+    s.iter()
         .map(|v| ((v[0] - mean[0]).abs() + (v[1] - mean[1]).abs() + (v[2] - mean[2]).abs()) / 3.0)
         .sum::<f32>()
-        / 64.0;
-    let mut corners = [[0f32; 3]; 4];
-    for (k, (cx, cy)) in [(0.11, 0.11), (0.7, 0.11), (0.11, 0.7), (0.7, 0.7)]
-        .into_iter()
-        .enumerate()
-    {
-        for (dx, dy) in [(0.0, 0.0), (0.04, 0.0), (0.0, 0.04), (0.04, 0.04)] {
-            let p = frame
-                .get_pixel((x + w * (cx + dx)) as u32, (y + h * (cy + dy)) as u32)
-                .0;
-            for c in 0..3 {
-                corners[k][c] += p[c] as f32 / 4.0;
-            }
-        }
-    }
-    (spread, corners)
+        / 64.0
 }
 
 /// The midpoint of two phase estimates taken modulo `pitch` (they may differ by a lattice
@@ -117,6 +125,27 @@ fn settle(edge: f32, quiet: f32, pitch: f32) -> f32 {
     let d = (quiet - edge).rem_euclid(pitch);
     let d = if d > pitch / 2.0 { d - pitch } else { d };
     edge + d / 2.0
+}
+
+/// A coarse 6 × 6 colour sketch of a lattice cell's interior (2 × 2 samples a block), enough
+/// to tell whether two cells show the same picture.
+fn sketch(frame: &RgbaImage, x: f32, y: f32, w: f32, h: f32) -> Vec<[f32; 3]> {
+    let mut out = Vec::with_capacity(36);
+    for by in 0..6 {
+        for bx in 0..6 {
+            let mut m = [0f32; 3];
+            for (sx, sy) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
+                let fx = 0.15 + 0.67 * (bx as f32 + sx) / 6.0;
+                let fy = 0.15 + 0.67 * (by as f32 + sy) / 6.0;
+                let p = frame.get_pixel((x + w * fx) as u32, (y + h * fy) as u32).0;
+                for c in 0..3 {
+                    m[c] += p[c] as f32 / 4.0;
+                }
+            }
+            out.push(m);
+        }
+    }
+    out
 }
 
 /// Finds the board's grid in `frame`.
@@ -162,17 +191,39 @@ pub fn find_grid(frame: &RgbaImage, hints: &Hints) -> Result<Grid, ReadError> {
     }
     let (nx, ny) = ((kx1 - kx0) as usize, (ky1 - ky0) as usize);
     let mut active = vec![false; nx * ny];
-    let mut corner = vec![[[0f32; 3]; 4]; nx * ny];
     for j in 0..ny {
         for i in 0..nx {
             let x = ox + (kx0 + i as i32) as f32 * pw;
             let y = oy + (ky0 + j as i32) as f32 * ph;
-            let (spread, c) = sampled_cell(frame, x, y, pw, ph);
-            active[j * nx + i] = spread > ACTIVE_SPREAD;
-            corner[j * nx + i] = c;
+            active[j * nx + i] = sampled_spread(frame, x, y, pw, ph) > ACTIVE_SPREAD;
         }
     }
-    let (c0, r0, c1, r1) = board_box(&active, &corner, nx, ny).ok_or_else(|| {
+    let sketches: Vec<Option<Vec<[f32; 3]>>> = (0..nx * ny)
+        .map(|k| {
+            active[k].then(|| {
+                let x = ox + (kx0 + (k % nx) as i32) as f32 * pw;
+                let y = oy + (ky0 + (k / nx) as i32) as f32 * ph;
+                sketch(frame, x, y, pw, ph)
+            })
+        })
+        .collect();
+    let same_picture = |a: usize, b: usize| match (&sketches[a], &sketches[b]) {
+        (Some(p), Some(q)) => {
+            let d: f32 = p.iter().zip(q).map(|(u, v)| colour_dist(*u, *v)).sum();
+            d / (p.len() as f32) < 16.0
+        }
+        _ => false,
+    };
+    if std::env::var_os("LLK_DEBUG_GRID").is_some() {
+        eprintln!("lattice {pw}x{ph} at ({ox},{oy}) k0 ({kx0},{ky0})");
+        for j in 0..ny {
+            let row: String = (0..nx)
+                .map(|i| if active[j * nx + i] { '#' } else { '.' })
+                .collect();
+            eprintln!("{row}");
+        }
+    }
+    let (c0, r0, c1, r1) = board_box(&active, same_picture, nx, ny).ok_or_else(|| {
         ReadError::NoBoard(format!(
             "no board found: nothing tile-like on the {:.1}x{:.1} px lattice",
             pw, ph
@@ -203,7 +254,7 @@ pub fn find_grid(frame: &RgbaImage, hints: &Hints) -> Result<Grid, ReadError> {
 /// cells grown by every group that comes within one cell of it.
 fn board_box(
     active: &[bool],
-    corner: &[[[f32; 3]; 4]],
+    same_picture: impl Fn(usize, usize) -> bool,
     nx: usize,
     ny: usize,
 ) -> Option<(usize, usize, usize, usize)> {
@@ -239,29 +290,17 @@ fn board_box(
     }
     let main = (0..comps.len()).max_by_key(|&i| comps[i].0)?;
     let mut bb = comps[main].1;
-    // The face colour most tiles of the main group share: an island only joins the board
-    // when its cells have it too (a title bar one empty row away does not).
-    let members: Vec<usize> = (0..label.len()).filter(|&i| label[i] == main).collect();
-    let face = {
-        let mut med = [0f32; 3];
-        for (c, m) in med.iter_mut().enumerate() {
-            let mut v: Vec<f32> = members.iter().map(|&i| corner[i][0][c]).collect();
-            v.sort_by(f32::total_cmp);
-            *m = v[v.len() / 2];
-        }
-        med
-    };
+    // An island joins only when its cells are tiles: most of them show a picture that also
+    // appears outside the island (tiles come in pairs spread over the board; a title bar's
+    // cells only resemble each other).
+    let pool: Vec<usize> = (0..label.len())
+        .filter(|&i| label[i] != usize::MAX)
+        .collect();
     let tile_like = |id: usize| {
         let cells: Vec<usize> = (0..label.len()).filter(|&i| label[i] == id).collect();
         let ok = cells
             .iter()
-            .filter(|&&i| {
-                corner[i]
-                    .iter()
-                    .filter(|&&k| colour_dist(k, face) < 30.0)
-                    .count()
-                    >= 3
-            })
+            .filter(|&&i| pool.iter().any(|&j| label[j] != id && same_picture(i, j)))
             .count();
         ok * 2 > cells.len()
     };
