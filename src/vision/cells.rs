@@ -74,16 +74,35 @@ pub fn features(
     let (ix0, iy0) = (x + w * INSET_LO, y + h * INSET_LO);
     let (iw, ih) = (w * (INSET_HI - INSET_LO), h * (INSET_HI - INSET_LO));
     let (bw, bh) = (iw / B as f32, ih / B as f32);
+    // The summed-area table at every block corner of every shift: shifts of one step reuse
+    // corners, so 21 × 21 lookups serve all nine descriptors.
+    let n = B + 1;
+    let xs: Vec<f32> = (-1..=1)
+        .flat_map(|d| (0..n).map(move |i| ix0 + d as f32 * step + i as f32 * bw))
+        .collect();
+    let ys: Vec<f32> = (-1..=1)
+        .flat_map(|d| (0..n).map(move |j| iy0 + d as f32 * step + j as f32 * bh))
+        .collect();
+    let table = integral.corner_sums(&xs, &ys)?;
+    let area = bw * bh;
     let mut descs = Vec::with_capacity(9);
-    for dy in -1..=1 {
-        for dx in -1..=1 {
+    for dy in 0..3 {
+        for dx in 0..3 {
             let mut d = [[0f32; 3]; B * B];
-            let (sx, sy) = (ix0 + dx as f32 * step, iy0 + dy as f32 * step);
             for by in 0..B {
-                let ya = sy + by as f32 * bh;
+                let r0 = (dy * n + by) * xs.len();
+                let r1 = r0 + xs.len();
                 for bx in 0..B {
-                    let xa = sx + bx as f32 * bw;
-                    d[by * B + bx] = integral.mean_f(xa, ya, xa + bw, ya + bh)?;
+                    let c0 = dx * n + bx;
+                    let (a, b, c, e) = (
+                        table[r0 + c0],
+                        table[r0 + c0 + 1],
+                        table[r1 + c0],
+                        table[r1 + c0 + 1],
+                    );
+                    for ch in 0..3 {
+                        d[by * B + bx][ch] = ((e[ch] - b[ch] - c[ch] + a[ch]) as f32) / area;
+                    }
                 }
             }
             descs.push(d);

@@ -51,9 +51,10 @@ fn axis(profile: &[f32]) -> Option<(f32, f32)> {
             .sum::<f32>()
             / k as f32
     };
-    // A fraction of the pitch must also hold at its odd multiples, which fall between tiles.
-    let odd_ok = |l: usize, best: f32| {
-        [1, 3].iter().filter(|&&m| m * l < max).all(|&m| {
+    // A fraction 1/k of the pitch must also hold at its multiples that are not multiples of
+    // the pitch (they fall inside tiles).
+    let odd_ok = |l: usize, k: usize, best: f32| {
+        (1..2 * k).filter(|&m| m % k != 0 && m * l < max).all(|m| {
             ac[m * l - 1..=m * l + 1]
                 .iter()
                 .cloned()
@@ -72,7 +73,7 @@ fn axis(profile: &[f32]) -> Option<(f32, f32)> {
         let ratio = pick as f32 / l as f32;
         if l < pick
             && s >= best * 0.85
-            && odd_ok(l, best)
+            && odd_ok(l, ratio.round() as usize, best)
             && ratio.round() >= 2.0
             && (ratio - ratio.round()).abs() < 0.05 * ratio
         {
@@ -84,7 +85,7 @@ fn axis(profile: &[f32]) -> Option<(f32, f32)> {
     for m in [2usize, 3] {
         let up = pick * m;
         if let Some(&(l, s)) = scored.iter().find(|&&(l, _)| l.abs_diff(up) <= 1) {
-            if s >= best * 0.8 && !odd_ok(pick, s) {
+            if s >= best * 0.8 && !odd_ok(pick, m, s) {
                 pick = l;
                 break;
             }
@@ -148,6 +149,75 @@ fn sketch(frame: &RgbaImage, x: f32, y: f32, w: f32, h: f32) -> Vec<[f32; 3]> {
     out
 }
 
+/// Side of the blocks of the activity map.
+const BLOCK: u32 = 16;
+
+/// The bounding box, one block larger on each side, of the largest connected group of busy
+/// 16 × 16 blocks (blocks whose sampled pixels vary): where the board is on a large screen.
+fn busy_window(frame: &RgbaImage) -> Option<(u32, u32, u32, u32)> {
+    let (w, h) = frame.dimensions();
+    let (nx, ny) = ((w / BLOCK) as usize, (h / BLOCK) as usize);
+    if nx < 4 || ny < 4 {
+        return None;
+    }
+    let mut busy = vec![false; nx * ny];
+    for by in 0..ny {
+        for bx in 0..nx {
+            let mut v = [[0f32; 3]; 16];
+            let mut mean = [0f32; 3];
+            for (k, item) in v.iter_mut().enumerate() {
+                let x = bx as u32 * BLOCK + 2 + (k as u32 % 4) * 4;
+                let y = by as u32 * BLOCK + 2 + (k as u32 / 4) * 4;
+                let p = frame.get_pixel(x, y).0;
+                for c in 0..3 {
+                    item[c] = p[c] as f32;
+                    mean[c] += p[c] as f32 / 16.0;
+                }
+            }
+            let spread = v.iter().map(|p| colour_dist(*p, mean)).sum::<f32>() / 16.0;
+            busy[by * nx + bx] = spread > 12.0;
+        }
+    }
+    let mut label = vec![usize::MAX; nx * ny];
+    let mut best: Option<(usize, (usize, usize, usize, usize))> = None;
+    for start in 0..nx * ny {
+        if !busy[start] || label[start] != usize::MAX {
+            continue;
+        }
+        let mut stack = vec![start];
+        label[start] = start;
+        let (mut n, mut bb) = (0usize, (usize::MAX, usize::MAX, 0, 0));
+        while let Some(i) = stack.pop() {
+            let (c, r) = (i % nx, i / nx);
+            n += 1;
+            bb = (bb.0.min(c), bb.1.min(r), bb.2.max(c), bb.3.max(r));
+            for dr in -2i32..=2 {
+                for dc in -2i32..=2 {
+                    let (rr, cc) = (r as i32 + dr, c as i32 + dc);
+                    if rr < 0 || cc < 0 || rr >= ny as i32 || cc >= nx as i32 {
+                        continue;
+                    }
+                    let k = rr as usize * nx + cc as usize;
+                    if busy[k] && label[k] == usize::MAX {
+                        label[k] = start;
+                        stack.push(k);
+                    }
+                }
+            }
+        }
+        if best.is_none_or(|b| n > b.0) {
+            best = Some((n, bb));
+        }
+    }
+    let (_, (c0, r0, c1, r1)) = best?;
+    let x0 = (c0.saturating_sub(1) as u32) * BLOCK;
+    let y0 = (r0.saturating_sub(1) as u32) * BLOCK;
+    let x1 = (((c1 + 2) as u32) * BLOCK).min(w);
+    let y1 = (((r1 + 2) as u32) * BLOCK).min(h);
+    let (bw, bh) = (x1 - x0, y1 - y0);
+    (bw >= 4 * MIN_PITCH as u32 && bh >= 4 * MIN_PITCH as u32).then_some((x0, y0, bw, bh))
+}
+
 /// Finds the board's grid in `frame`.
 pub fn find_grid(frame: &RgbaImage, hints: &Hints) -> Result<Grid, ReadError> {
     let (fw, fh) = frame.dimensions();
@@ -168,6 +238,13 @@ pub fn find_grid(frame: &RgbaImage, hints: &Hints) -> Result<Grid, ReadError> {
             window.2, window.3
         )));
     }
+    // Profiles over the busiest area only: on a full-HD frame a small board is otherwise
+    // drowned by the rest of the screen.
+    let window = if hints.region.is_some() {
+        window
+    } else {
+        busy_window(frame).unwrap_or(window)
+    };
     let prof = edge_profiles(frame, window);
     let no_lattice = |axis: &str| {
         ReadError::NoBoard(format!(

@@ -102,6 +102,24 @@ impl Integral {
         out
     }
 
+    /// The table at every (x, y) of two lists of fractional coordinates, row-major by y;
+    /// `None` when any lies outside the window.
+    pub fn corner_sums(&self, xs: &[f32], ys: &[f32]) -> Option<Vec<[f64; 3]>> {
+        let inside = |v: f32, lo: i64, len: i64| v >= lo as f32 && v <= (lo + len) as f32;
+        if !xs.iter().all(|&x| inside(x, self.x0, self.w))
+            || !ys.iter().all(|&y| inside(y, self.y0, self.h))
+        {
+            return None;
+        }
+        let mut out = Vec::with_capacity(xs.len() * ys.len());
+        for &y in ys {
+            for &x in xs {
+                out.push(self.sum_at(x, y));
+            }
+        }
+        Some(out)
+    }
+
     /// Mean colour of the fractional rectangle [x0, x1) × [y0, y1), which must lie inside the
     /// window: block means that follow a fractional grid exactly, so two tiles drawn at
     /// different sub-pixel phases (125 % DPI) still give the same blocks.

@@ -136,29 +136,52 @@ fn at(p: &[f32], x: f32) -> f32 {
 /// sampled at `phase + k·pitch` minus the mean half-way between teeth, so a comb that sits on
 /// edges (cell boundaries) and not on flat ground wins. Returns (pitch, phase, score).
 pub fn comb_fit(p: &[f32], lag: f32, span: f32) -> (f32, f32, f32) {
-    let mut best = (lag, 0.0, f32::MIN);
-    let steps = (span / 0.05).round() as i32;
-    for s in -steps..=steps {
-        let pitch = lag + s as f32 * 0.05;
-        if pitch < 4.0 {
-            continue;
-        }
+    // Coarse pass (0.1 px pitch, 0.5 px phase), then a fine pass around the winner.
+    let coarse = comb_search(p, lag - span, lag + span, 0.1, 0.5, None);
+    let fine = comb_search(
+        p,
+        coarse.0 - 0.1,
+        coarse.0 + 0.1,
+        0.025,
+        0.125,
+        Some((coarse.1 - 0.75, coarse.1 + 0.75)),
+    );
+    if fine.2 >= coarse.2 {
+        fine
+    } else {
+        coarse
+    }
+}
+
+fn comb_search(
+    p: &[f32],
+    from: f32,
+    to: f32,
+    pstep: f32,
+    fstep: f32,
+    phases: Option<(f32, f32)>,
+) -> (f32, f32, f32) {
+    let mut best = (from.max(4.0), 0.0, f32::MIN);
+    let mut pitch = from.max(4.0);
+    while pitch <= to + 1e-4 {
         let n = (p.len() as f32 / pitch).floor() as usize + 1;
-        let mut phase = 0.0;
-        while phase < pitch {
+        let (mut phase, end) = phases.unwrap_or((0.0, pitch));
+        while phase < end {
+            let ph = phase.rem_euclid(pitch);
             let mut on = 0.0;
             let mut off = 0.0;
             for k in 0..n {
-                let x = phase + k as f32 * pitch;
+                let x = ph + k as f32 * pitch;
                 on += at(p, x);
                 off += at(p, x + pitch * 0.5);
             }
             let score = (on - off) / n as f32;
             if score > best.2 {
-                best = (pitch, phase, score);
+                best = (pitch, ph, score);
             }
-            phase += 0.25;
+            phase += fstep;
         }
+        pitch += pstep;
     }
     best
 }
