@@ -18,7 +18,7 @@ use crate::geometry::Grid;
 use image::RgbaImage;
 
 /// Smallest and largest pitch looked for, in pixels.
-pub const MIN_PITCH: usize = 12;
+pub const MIN_PITCH: usize = 16;
 pub const MAX_PITCH: usize = 320;
 
 /// A cell is active (shows a picture) when its sampled interior deviates from its own mean
@@ -54,12 +54,12 @@ fn axis(profile: &[f32]) -> Option<(f32, f32)> {
     // A fraction 1/k of the pitch must also hold at its multiples that are not multiples of
     // the pitch (they fall inside tiles).
     let odd_ok = |l: usize, k: usize, best: f32| {
-        (1..2 * k).filter(|&m| m % k != 0 && m * l < max).all(|m| {
+        (1..k).filter(|&m| m * l < max).all(|m| {
             ac[m * l - 1..=m * l + 1]
                 .iter()
                 .cloned()
                 .fold(f32::MIN, f32::max)
-                >= best * 0.6
+                >= best * 0.35
         })
     };
     let mut scored: Vec<(usize, f32)> =
@@ -72,7 +72,7 @@ fn axis(profile: &[f32]) -> Option<(f32, f32)> {
     for &(l, s) in &scored {
         let ratio = pick as f32 / l as f32;
         if l < pick
-            && s >= best * 0.85
+            && s >= best * 0.5
             && odd_ok(l, ratio.round() as usize, best)
             && ratio.round() >= 2.0
             && (ratio - ratio.round()).abs() < 0.05 * ratio
