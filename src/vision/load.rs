@@ -38,11 +38,8 @@ pub fn load_image(path: &Path) -> Result<RgbaImage> {
             path.display()
         ),
     }
-    let mut limits = Limits::default();
-    limits.max_image_width = Some(MAX_SIDE);
-    limits.max_image_height = Some(MAX_SIDE);
-    limits.max_alloc = Some(MAX_ALLOC);
-    reader.limits(limits);
+    // The header alone (no pixel buffer yet) tells the size, so the error can name it.
+    reader.no_limits();
     let (w, h) = reader
         .into_dimensions()
         .with_context(|| format!("{}: cannot read the image header", path.display()))?;
