@@ -10,9 +10,7 @@
 //!    title bar stays out: a ring of background separates it from the board.
 
 use super::pixels::colour_dist;
-use super::profile::{
-    autocorrelation, comb_fit, consistency_phase, edge_profiles, period_candidates, smooth,
-};
+use super::profile::{autocorrelation, comb_fit, edge_profiles, period_candidates, smooth};
 use super::{Hints, ReadError};
 use crate::geometry::Grid;
 use image::RgbaImage;
@@ -118,14 +116,6 @@ fn sampled_spread(frame: &RgbaImage, x: f32, y: f32, w: f32, h: f32) -> f32 {
         .map(|v| ((v[0] - mean[0]).abs() + (v[1] - mean[1]).abs() + (v[2] - mean[2]).abs()) / 3.0)
         .sum::<f32>()
         / 64.0
-}
-
-/// The midpoint of two phase estimates taken modulo `pitch` (they may differ by a lattice
-/// step).
-fn settle(edge: f32, quiet: f32, pitch: f32) -> f32 {
-    let d = (quiet - edge).rem_euclid(pitch);
-    let d = if d > pitch / 2.0 { d - pitch } else { d };
-    edge + d / 2.0
 }
 
 /// A coarse 6 × 6 colour sketch of a lattice cell's interior (2 × 2 samples a block), enough

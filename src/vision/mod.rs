@@ -95,7 +95,14 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
         )));
     }
     let g = grid::find_grid(frame, hints)?;
-    let reading = read_cells(frame, &g)?;
+    let first = read_cells(frame, &g)?;
+    let refined = refine_origin(frame, &first);
+    let reading = if refined.origin != g.origin {
+        read_cells(frame, &refined).unwrap_or(first)
+    } else {
+        first
+    };
+    let g = reading.grid;
     let tiles = reading.board.tile_count();
     if tiles == 0 {
         return Err(ReadError::NoBoard(format!(
@@ -113,6 +120,101 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
         )));
     }
     Ok(reading)
+}
+
+/// Centres the lattice lines in the gaps between tiles. Edge profiles put a boundary on a
+/// tile's outer border, which with a gap between tiles is half a gap right of (below) the
+/// cell boundary; here the background-coloured run between each pair of neighbouring tiles
+/// is measured and the boundary moved to its middle.
+fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
+    let g = r.grid;
+    let size = frame.dimensions();
+    let integral = integral_for(frame, &g);
+    let refs: Vec<[f32; 3]> = ring_features(&integral, &g, size)
+        .iter()
+        .filter(|f| f.spread < 10.0)
+        .map(|f| f.mean)
+        .collect();
+    if refs.is_empty() {
+        return g;
+    }
+    let px = |x: i64, y: i64| -> Option<[f32; 3]> {
+        if x < 0 || y < 0 || x >= size.0 as i64 || y >= size.1 as i64 {
+            return None;
+        }
+        let p = frame.get_pixel(x as u32, y as u32).0;
+        Some([p[0] as f32, p[1] as f32, p[2] as f32])
+    };
+    let is_bg =
+        |p: Option<[f32; 3]>| p.is_some_and(|p| refs.iter().any(|r| colour_dist(*r, p) < 12.0));
+    // Signed offset (from the current line) of the middle of the background run that
+    // straddles it, measured along `step` at the sample points, median over tile pairs.
+    let run_middle = |pairs: Vec<(f32, f32, bool)>| -> f32 {
+        let mut mids: Vec<f32> = Vec::new();
+        for (x, y, horizontal) in pairs {
+            let at = |d: i64| {
+                if horizontal {
+                    px(x.round() as i64 + d, y.round() as i64)
+                } else {
+                    px(x.round() as i64, y.round() as i64 + d)
+                }
+            };
+            let limit = 8;
+            // Find background near the line, then its extent.
+            let Some(seed) = (-4..=1).filter(|&d| is_bg(at(d))).min_by_key(|d| d.abs()) else {
+                mids.push(0.0);
+                continue;
+            };
+            let (mut lo, mut hi) = (seed, seed);
+            while lo > seed - limit && is_bg(at(lo - 1)) {
+                lo -= 1;
+            }
+            while hi < seed + limit && is_bg(at(hi + 1)) {
+                hi += 1;
+            }
+            // Only a run ending at the line counts: the edge fit lands on the tile's border
+            // just right of (below) the gap.
+            if hi <= 1 {
+                mids.push(((lo + hi + 1) as f32 / 2.0).min(0.0));
+            } else {
+                mids.push(0.0);
+            }
+        }
+        if mids.is_empty() {
+            return 0.0;
+        }
+        mids.sort_by(f32::total_cmp);
+        mids[mids.len() / 2]
+    };
+    let tile = |row: usize, col: usize| r.board.get(Pos::new(row, col)).is_tile();
+    let mut xs = Vec::new();
+    let mut ys = Vec::new();
+    for row in 0..g.rows {
+        for col in 1..g.cols {
+            if tile(row, col) && tile(row, col - 1) {
+                let (x, y, _, h) = g.cell_rect(row as i32, col as i32);
+                for f in [0.35, 0.5, 0.65] {
+                    xs.push((x, y + h * f, true));
+                }
+            }
+        }
+    }
+    for row in 1..g.rows {
+        for col in 0..g.cols {
+            if tile(row, col) && tile(row - 1, col) {
+                let (x, y, w, _) = g.cell_rect(row as i32, col as i32);
+                for f in [0.35, 0.5, 0.65] {
+                    ys.push((x + w * f, y, false));
+                }
+            }
+        }
+    }
+    let dx = if xs.len() >= 6 { run_middle(xs) } else { 0.0 };
+    let dy = if ys.len() >= 6 { run_middle(ys) } else { 0.0 };
+    Grid {
+        origin: (g.origin.0 + dx, g.origin.1 + dy),
+        ..g
+    }
 }
 
 /// Checks a grid is usable on a frame: finite, positive pitch, inside the frame.
