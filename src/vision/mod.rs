@@ -95,14 +95,16 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
         )));
     }
     let g = grid::find_grid(frame, hints)?;
-    let first = read_cells(frame, &g)?;
+    let first = trim(frame, read_cells_unchecked(frame, &g)?);
     let refined = refine_origin(frame, &first);
-    let reading = if refined.origin != g.origin {
-        read_cells(frame, &refined).unwrap_or(first)
+    let reading = if refined.origin != first.grid.origin {
+        read_cells_unchecked(frame, &refined).unwrap_or(first)
     } else {
         first
     };
     let g = reading.grid;
+    check_animation(frame, &g)?;
+    let reading = check_types(reading)?;
     let tiles = reading.board.tile_count();
     if tiles == 0 {
         return Err(ReadError::NoBoard(format!(
@@ -120,6 +122,63 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
         )));
     }
     Ok(reading)
+}
+
+/// Drops edge rows and columns that are not board: a line along the edge whose pictures
+/// mostly have no partner anywhere (other game panels next to the board) goes, one line at a
+/// time, while at least two rows and columns remain.
+fn trim(frame: &RgbaImage, mut r: Reading) -> Reading {
+    for _ in 0..8 {
+        let g = r.grid;
+        if g.rows <= 2 || g.cols <= 2 {
+            break;
+        }
+        let bad = |cells: Vec<Pos>| -> f32 {
+            let full: Vec<Pos> = cells
+                .into_iter()
+                .filter(|&p| !r.board.get(p).is_empty())
+                .collect();
+            if full.len() < 2 {
+                return 0.0;
+            }
+            let odd = full
+                .iter()
+                .filter(|p| r.unsure.contains(p) || r.board.get(**p) == Cell::Obstacle)
+                .count();
+            odd as f32 / full.len() as f32
+        };
+        let edges = [
+            bad((0..g.cols).map(|c| Pos::new(0, c)).collect()),
+            bad((0..g.cols).map(|c| Pos::new(g.rows - 1, c)).collect()),
+            bad((0..g.rows).map(|row| Pos::new(row, 0)).collect()),
+            bad((0..g.rows).map(|row| Pos::new(row, g.cols - 1)).collect()),
+        ];
+        let (k, worst) = edges
+            .iter()
+            .enumerate()
+            .fold((0, 0f32), |b, (k, &v)| if v > b.1 { (k, v) } else { b });
+        if worst <= 0.5 {
+            break;
+        }
+        let mut ng = g;
+        match k {
+            0 => {
+                ng.origin.1 += g.pitch.1;
+                ng.rows -= 1;
+            }
+            1 => ng.rows -= 1,
+            2 => {
+                ng.origin.0 += g.pitch.0;
+                ng.cols -= 1;
+            }
+            _ => ng.cols -= 1,
+        }
+        match read_cells_unchecked(frame, &ng) {
+            Ok(n) => r = n,
+            Err(_) => break,
+        }
+    }
+    r
 }
 
 /// Centres the lattice lines in the gaps between tiles. Edge profiles put a boundary on a
@@ -252,11 +311,37 @@ fn check_grid(frame: &RgbaImage, g: &Grid) -> Result<(), ReadError> {
 /// game, down to 2 tiles left and 0 (a clear board reads as all empty).
 pub fn read_cells(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadError> {
     check_grid(frame, grid)?;
-    if let Some(place) = animation::find_link_line(frame, grid) {
-        return Err(ReadError::Animation(format!(
-            "a link line is drawn across the board ({place})"
+    check_animation(frame, grid)?;
+    check_types(read_cells_unchecked(frame, grid)?)
+}
+
+/// Refuses a reading with more distinct pictures than type letters (overflow cells are
+/// recorded as unsure obstacles while a board is being located).
+fn check_types(r: Reading) -> Result<Reading, ReadError> {
+    if r.unsure.iter().any(|&p| r.board.get(p) == Cell::Obstacle) {
+        return Err(ReadError::NoBoard(format!(
+            "more than {} different pictures in the {}x{} grid: not a tile board",
+            TYPE_ALPHABET.len(),
+            r.grid.rows,
+            r.grid.cols
         )));
     }
+    Ok(r)
+}
+
+/// Refuses a frame with a link line drawn over the grid.
+fn check_animation(frame: &RgbaImage, grid: &Grid) -> Result<(), ReadError> {
+    match animation::find_link_line(frame, grid) {
+        Some(place) => Err(ReadError::Animation(format!(
+            "a link line is drawn across the board ({place})"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// [`read_cells`] without the animation check, for trial grids while the board is located.
+fn read_cells_unchecked(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadError> {
+    check_grid(frame, grid)?;
     let size = frame.dimensions();
     let integral = integral_for(frame, grid);
     let mut feats: Vec<CellFeatures> = Vec::with_capacity(grid.rows * grid.cols);
@@ -277,6 +362,7 @@ pub fn read_cells(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadError> 
     let mut board = Board::new(grid.rows, grid.cols);
     // Types named in order of first appearance, obstacles skipped.
     let mut names: Vec<Option<u8>> = Vec::new();
+    let mut overflow: Vec<Pos> = Vec::new();
     let mut next = 0usize;
     for (k, &i) in full.iter().enumerate() {
         let g = grouping.group[k];
@@ -289,27 +375,31 @@ pub fn read_cells(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadError> 
             names.resize(g + 1, None);
         }
         let t = match names[g] {
-            Some(t) => t,
+            Some(t) => Some(t),
             None => {
-                let t = type_char(next).ok_or_else(|| {
-                    ReadError::NoBoard(format!(
-                        "more than {} different tile pictures: not a tile board",
-                        TYPE_ALPHABET.len()
-                    ))
-                })?;
+                let t = type_char(next);
                 next += 1;
-                names[g] = Some(t);
+                names[g] = t;
                 t
             }
         };
-        board.set(p, Cell::Tile(t));
+        match t {
+            Some(t) => board.set(p, Cell::Tile(t)),
+            // Past the alphabet: not a tile board, unless trimming drops these cells.
+            None => {
+                board.set(p, Cell::Obstacle);
+                overflow.push(p);
+            }
+        }
     }
-    let unsure = grouping
+    let mut unsure: Vec<Pos> = grouping
         .unsure
         .iter()
         .map(|&k| Pos::new(full[k] / grid.cols, full[k] % grid.cols))
         .filter(|&p| board.get(p).is_tile())
         .collect();
+    unsure.extend(overflow);
+    unsure.sort();
     Ok(Reading {
         grid: *grid,
         board,
