@@ -23,7 +23,8 @@ pub type Desc = [[f32; 3]; B * B];
 /// What vision knows about one cell's pixels.
 #[derive(Clone, Debug)]
 pub struct CellFeatures {
-    /// Descriptors at each alignment shift; index [`CENTRE`] is the unshifted one.
+    /// Descriptors at each alignment shift (index [`CENTRE`] unshifted), or only the
+    /// unshifted one; see [`CellFeatures::centre`].
     pub descs: Vec<Desc>,
     /// Mean colour of the interior.
     pub mean: [f32; 3],
@@ -34,8 +35,15 @@ pub struct CellFeatures {
     pub body: [[f32; 3]; 4],
 }
 
-/// Index of the unshifted descriptor in [`CellFeatures::descs`].
+/// Index of the unshifted descriptor in [`CellFeatures::descs`] when all shifts are there.
 pub const CENTRE: usize = 4;
+
+impl CellFeatures {
+    /// The unshifted descriptor.
+    pub fn centre(&self) -> &Desc {
+        &self.descs[self.descs.len() / 2]
+    }
+}
 
 /// A summed-area table big enough for every cell of `grid` and its ring, shifted by up to
 /// `shift` px.
@@ -65,6 +73,19 @@ pub fn features(
     col: i32,
     frame_size: (u32, u32),
 ) -> Option<CellFeatures> {
+    features_with(integral, grid, row, col, frame_size, true)
+}
+
+/// [`features`] with the alignment-shifted descriptors (`shifts`) or only the unshifted one
+/// (a ninth of the lookups; shifts are computed later for the few cells that need them).
+pub fn features_with(
+    integral: &Integral,
+    grid: &Grid,
+    row: i32,
+    col: i32,
+    frame_size: (u32, u32),
+    shifts: bool,
+) -> Option<CellFeatures> {
     let (x, y, w, h) = grid.cell_rect(row, col);
     if x < 0.0 || y < 0.0 || x + w > frame_size.0 as f32 + 0.5 || y + h > frame_size.1 as f32 + 0.5
     {
@@ -77,17 +98,20 @@ pub fn features(
     // The summed-area table at every block corner of every shift: shifts of one step reuse
     // corners, so 21 × 21 lookups serve all nine descriptors.
     let n = B + 1;
-    let xs: Vec<f32> = (-1..=1)
+    let range = if shifts { -1..=1 } else { 0..=0 };
+    let nshift = if shifts { 3 } else { 1 };
+    let xs: Vec<f32> = range
+        .clone()
         .flat_map(|d| (0..n).map(move |i| ix0 + d as f32 * step + i as f32 * bw))
         .collect();
-    let ys: Vec<f32> = (-1..=1)
+    let ys: Vec<f32> = range
         .flat_map(|d| (0..n).map(move |j| iy0 + d as f32 * step + j as f32 * bh))
         .collect();
     let table = integral.corner_sums(&xs, &ys)?;
     let area = bw * bh;
-    let mut descs = Vec::with_capacity(9);
-    for dy in 0..3 {
-        for dx in 0..3 {
+    let mut descs = Vec::with_capacity(nshift * nshift);
+    for dy in 0..nshift {
+        for dx in 0..nshift {
             let mut d = [[0f32; 3]; B * B];
             for by in 0..B {
                 let r0 = (dy * n + by) * xs.len();
@@ -108,7 +132,7 @@ pub fn features(
             descs.push(d);
         }
     }
-    let c = &descs[CENTRE];
+    let c = &descs[descs.len() / 2];
     let mut mean = [0f32; 3];
     for b in c.iter() {
         for i in 0..3 {
@@ -167,15 +191,13 @@ pub fn desc_dist_limit(a: &Desc, b: &Desc, limit: f32) -> f32 {
 /// Distance between two cells allowing a small misalignment: `a` unshifted against every
 /// shift of `b`.
 pub fn cell_dist(a: &CellFeatures, b: &CellFeatures, limit: f32) -> f32 {
-    let d0 = desc_dist_limit(&a.descs[CENTRE], &b.descs[CENTRE], limit * 2.5);
+    let d0 = desc_dist_limit(a.centre(), b.centre(), limit * 2.5);
     if d0 >= limit * 2.5 {
         return d0;
     }
     let mut best = d0;
-    for (i, d) in b.descs.iter().enumerate() {
-        if i != CENTRE {
-            best = best.min(desc_dist_limit(&a.descs[CENTRE], d, best));
-        }
+    for d in &b.descs {
+        best = best.min(desc_dist_limit(a.centre(), d, best));
     }
     best
 }

@@ -23,7 +23,7 @@ pub use load::load_image;
 
 use crate::board::{type_char, Board, Cell, Pos, TYPE_ALPHABET};
 use crate::geometry::Grid;
-use cells::{features, integral_for, CellFeatures};
+use cells::{features, features_with, integral_for, CellFeatures};
 use image::RgbaImage;
 use pixels::colour_dist;
 use std::fmt;
@@ -347,9 +347,9 @@ fn read_cells_unchecked(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadE
     let mut feats: Vec<CellFeatures> = Vec::with_capacity(grid.rows * grid.cols);
     for r in 0..grid.rows {
         for c in 0..grid.cols {
-            let f = features(&integral, grid, r as i32, c as i32, size).ok_or_else(|| {
-                ReadError::Invalid(format!("cell ({r},{c}) lies outside the frame"))
-            })?;
+            let f = features_with(&integral, grid, r as i32, c as i32, size, false).ok_or_else(
+                || ReadError::Invalid(format!("cell ({r},{c}) lies outside the frame")),
+            )?;
             feats.push(f);
         }
     }
@@ -357,7 +357,17 @@ fn read_cells_unchecked(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadE
     let empty = classify_empty(&feats, &ring);
     let full: Vec<usize> = (0..feats.len()).filter(|&i| !empty[i]).collect();
     let refs: Vec<&CellFeatures> = full.iter().map(|&i| &feats[i]).collect();
-    let grouping = types::group(&refs, TYPE_THRESHOLD);
+    let expand = |k: usize| {
+        let i = full[k];
+        features(
+            &integral,
+            grid,
+            (i / grid.cols) as i32,
+            (i % grid.cols) as i32,
+            size,
+        )
+    };
+    let grouping = types::group(&refs, TYPE_THRESHOLD, &expand);
     let obstacle_groups = obstacle_groups(&refs, &grouping.group);
     let mut board = Board::new(grid.rows, grid.cols);
     // Types named in order of first appearance, obstacles skipped.
