@@ -97,7 +97,10 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     let g = grid::find_grid(frame, hints)?;
     let first = trim(frame, read_cells_unchecked(frame, &g)?);
     let refined = refine_origin(frame, &first);
-    let reading = if refined.origin != first.grid.origin {
+    let moved = (refined.origin.0 - first.grid.origin.0)
+        .abs()
+        .max((refined.origin.1 - first.grid.origin.1).abs());
+    let reading = if moved >= 1.0 {
         read_cells_unchecked(frame, &refined).unwrap_or(first)
     } else {
         first
@@ -188,12 +191,7 @@ fn trim(frame: &RgbaImage, mut r: Reading) -> Reading {
 fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
     let g = r.grid;
     let size = frame.dimensions();
-    let integral = integral_for(frame, &g);
-    let refs: Vec<[f32; 3]> = ring_features(&integral, &g, size)
-        .iter()
-        .filter(|f| f.spread < 10.0)
-        .map(|f| f.mean)
-        .collect();
+    let refs = ring_colours(frame, &g);
     if refs.is_empty() {
         return g;
     }
@@ -274,6 +272,43 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
         origin: (g.origin.0 + dx, g.origin.1 + dy),
         ..g
     }
+}
+
+/// Mean colours of the flat ring cells around a grid, from a sparse 8 × 8 sample each: the
+/// background's colours, cheaply.
+fn ring_colours(frame: &RgbaImage, g: &Grid) -> Vec<[f32; 3]> {
+    let (w, h) = frame.dimensions();
+    let (rows, cols) = (g.rows as i32, g.cols as i32);
+    let ring = (-1..=cols)
+        .flat_map(|c| [(-1, c), (rows, c)])
+        .chain((0..rows).flat_map(|r| [(r, -1), (r, cols)]));
+    let mut out = Vec::new();
+    for (r, c) in ring {
+        let (x, y, cw, ch) = g.cell_rect(r, c);
+        if x < 0.0 || y < 0.0 || x + cw > w as f32 || y + ch > h as f32 {
+            continue;
+        }
+        let mut s = Vec::with_capacity(64);
+        for j in 0..8 {
+            for i in 0..8 {
+                let px = (x + cw * (0.15 + 0.67 * i as f32 / 7.0)) as u32;
+                let py = (y + ch * (0.15 + 0.67 * j as f32 / 7.0)) as u32;
+                let p = frame.get_pixel(px.min(w - 1), py.min(h - 1)).0;
+                s.push([p[0] as f32, p[1] as f32, p[2] as f32]);
+            }
+        }
+        let mut mean = [0f32; 3];
+        for p in &s {
+            for k in 0..3 {
+                mean[k] += p[k] / s.len() as f32;
+            }
+        }
+        let spread = s.iter().map(|p| colour_dist(*p, mean)).sum::<f32>() / s.len() as f32;
+        if spread < 10.0 {
+            out.push(mean);
+        }
+    }
+    out
 }
 
 /// Checks a grid is usable on a frame: finite, positive pitch, inside the frame.
