@@ -99,6 +99,31 @@ pub struct BenchArgs {
     pub image: Option<PathBuf>,
 }
 
+/// CPU time this thread has run, in ms, from Linux's `/proc/thread-self/schedstat`: on a
+/// loaded machine wall-clock figures include time spent waiting for a core, CPU time does
+/// not. `None` elsewhere.
+fn thread_cpu_ms() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e6)
+}
+
+/// Times `f` on `frames` runs: (wall ms, CPU ms) per run.
+fn time_runs(frames: usize, mut f: impl FnMut()) -> (Vec<f64>, Vec<f64>) {
+    let mut wall = Vec::with_capacity(frames);
+    let mut cpu = Vec::with_capacity(frames);
+    for _ in 0..frames {
+        let c0 = thread_cpu_ms();
+        let t = Instant::now();
+        f();
+        wall.push(t.elapsed().as_secs_f64() * 1e3);
+        if let (Some(a), Some(b)) = (c0, thread_cpu_ms()) {
+            cpu.push(b - a);
+        }
+    }
+    (wall, cpu)
+}
+
 fn median_ms(mut v: Vec<f64>) -> (f64, f64, f64) {
     v.sort_by(f64::total_cmp);
     let n = v.len();
@@ -113,8 +138,8 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     }
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let board: Board = llk::render::fixtures::random_board(11, 19, 30, 1.0, 0, &mut rng);
-    println!("| frame | call | median ms | p10 ms | p90 ms |");
-    println!("|---|---|---|---|---|");
+    println!("| frame | call | median ms | p10 ms | p90 ms | median CPU ms |");
+    println!("|---|---|---|---|---|---|");
     for (theme, background) in [
         (Theme::Classic, Background::Plain),
         (Theme::Mahjong, Background::Noise),
@@ -138,39 +163,39 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         if !first.board.same_up_to_renaming(&board) {
             bail!("bench frame misread: the figures would mean nothing");
         }
-        let mut t_read = Vec::with_capacity(args.frames);
-        let mut t_cells = Vec::with_capacity(args.frames);
-        for _ in 0..args.frames {
-            let t = Instant::now();
-            let r = read_frame(&frame.image, &Hints::default());
-            t_read.push(t.elapsed().as_secs_f64() * 1e3);
-            std::hint::black_box(r.is_ok());
-            let t = Instant::now();
-            let r = llk::vision::read_cells(&frame.image, &first.grid);
-            t_cells.push(t.elapsed().as_secs_f64() * 1e3);
-            std::hint::black_box(r.is_ok());
-        }
+        let (w_read, c_read) = time_runs(args.frames, || {
+            std::hint::black_box(read_frame(&frame.image, &Hints::default()).is_ok());
+        });
+        let (w_cells, c_cells) = time_runs(args.frames, || {
+            std::hint::black_box(llk::vision::read_cells(&frame.image, &first.grid).is_ok());
+        });
         let name = format!("1920x1080 19x11 {theme} {background}");
-        let (m, lo, hi) = median_ms(t_read);
-        println!("| {name} | read | {m:.2} | {lo:.2} | {hi:.2} |");
-        let (m, lo, hi) = median_ms(t_cells);
-        println!("| {name} | read_cells | {m:.2} | {lo:.2} | {hi:.2} |");
+        for (call, w, c) in [("read", w_read, c_read), ("read_cells", w_cells, c_cells)] {
+            let (m, lo, hi) = median_ms(w);
+            let cpu = if c.is_empty() {
+                "n/a".to_string()
+            } else {
+                format!("{:.2}", median_ms(c).0)
+            };
+            println!("| {name} | {call} | {m:.2} | {lo:.2} | {hi:.2} | {cpu} |");
+        }
     }
     if let Some(path) = &args.image {
         let frame = load_image(path)?;
-        let mut t_read = Vec::with_capacity(args.frames);
-        for _ in 0..args.frames {
-            let t = Instant::now();
-            let r = read_frame(&frame, &Hints::default());
-            t_read.push(t.elapsed().as_secs_f64() * 1e3);
-            std::hint::black_box(r.is_ok());
-        }
-        let (m, lo, hi) = median_ms(t_read);
+        let (w, c) = time_runs(args.frames, || {
+            std::hint::black_box(read_frame(&frame, &Hints::default()).is_ok());
+        });
+        let (m, lo, hi) = median_ms(w);
+        let cpu = if c.is_empty() {
+            "n/a".to_string()
+        } else {
+            format!("{:.2}", median_ms(c).0)
+        };
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .context("image path has no file name")?;
-        println!("| {name} | read | {m:.2} | {lo:.2} | {hi:.2} |");
+        println!("| {name} | read | {m:.2} | {lo:.2} | {hi:.2} | {cpu} |");
     }
     Ok(())
 }
