@@ -76,11 +76,19 @@ fn timing() {
 
 #[test]
 fn timing_read() {
-    if std::env::var_os("LLK_SCRATCH").is_none() { return; }
+    if std::env::var_os("LLK_SCRATCH").is_none() {
+        return;
+    }
     use std::time::Instant;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
     let board = llk::render::fixtures::random_board(11, 19, 30, 1.0, 0, &mut rng);
-    let spec = RenderSpec { theme: Theme::Classic, background: Background::Plain, canvas: Some((1920, 1080)), origin: Some((500, 300)), ..RenderSpec::default() };
+    let spec = RenderSpec {
+        theme: Theme::Classic,
+        background: Background::Plain,
+        canvas: Some((1920, 1080)),
+        origin: Some((500, 300)),
+        ..RenderSpec::default()
+    };
     let f = Renderer::new(&spec, 11, 19).draw(&board, &[], &[]);
     let win = (0, 0, 1920, 1080);
     for _ in 0..5 {
@@ -99,6 +107,11 @@ fn timing_read() {
         let t = Instant::now();
         let _ = llk::vision::read(&f.image, &Default::default());
         let e = t.elapsed();
-        println!("profiles {a:?} autocorr {b:?} comb {cc:?} find_grid {d:?} read {e:?} {} {:?} {:?}", ac.len(), c, win);
+        println!(
+            "profiles {a:?} autocorr {b:?} comb {cc:?} find_grid {d:?} read {e:?} {} {:?} {:?}",
+            ac.len(),
+            c,
+            win
+        );
     }
 }

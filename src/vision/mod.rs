@@ -495,9 +495,9 @@ fn classify_empty(feats: &[CellFeatures], ring: &[CellFeatures]) -> Vec<bool> {
 }
 
 /// Groups that are obstacles rather than tiles. Every tile of a game shares a body (the face
-/// around the symbol), seen in at least one face corner a symbol does not reach; the body is
-/// the median corner colour of all non-empty cells. A group whose cells show that body in no
-/// corner is not a tile; if exactly one such group exists it is the obstacles (every crate
+/// around the symbol), seen in at least two face corners (a symbol reaches two at most); the body is
+/// the median corner colour of all non-empty cells. A group whose cells show that body in
+/// fewer corners is not a tile; if exactly one such group exists it is the obstacles (every crate
 /// looks alike), while several such groups are tiles of a game with more than one face
 /// colour.
 fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> Vec<usize> {
@@ -513,7 +513,13 @@ fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> Vec<usize> {
         v.sort_by(f32::total_cmp);
         *f = v[v.len() / 2];
     }
-    let far = |x: &CellFeatures| x.body.iter().all(|b| colour_dist(*b, face) > 30.0);
+    let far = |x: &CellFeatures| {
+        x.body
+            .iter()
+            .filter(|b| colour_dist(**b, face) <= 30.0)
+            .count()
+            < 2
+    };
     let ng = group.iter().max().map_or(0, |m| m + 1);
     let mut votes = vec![(0usize, 0usize); ng];
     for (i, x) in cells.iter().enumerate() {
@@ -524,6 +530,12 @@ fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> Vec<usize> {
         }
     }
     let odd_ones: Vec<usize> = (0..ng).filter(|&g| votes[g].1 * 2 > votes[g].0).collect();
+    if std::env::var_os("LLK_DEBUG_GRID").is_some() {
+        eprintln!(
+            "face {face:?} far groups {:?}",
+            odd_ones.iter().map(|&g| votes[g]).collect::<Vec<_>>()
+        );
+    }
     if odd_ones.len() == 1 {
         odd_ones
     } else {
