@@ -203,7 +203,7 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
         Some([p[0] as f32, p[1] as f32, p[2] as f32])
     };
     let is_bg =
-        |p: Option<[f32; 3]>| p.is_some_and(|p| refs.iter().any(|r| colour_dist(*r, p) < 12.0));
+        |p: Option<[f32; 3]>| p.is_some_and(|p| refs.iter().any(|r| colour_dist(*r, p) < 7.0));
     // Signed offset (from the current line) of the middle of the background run that
     // straddles it, measured along `step` at the sample points, median over tile pairs.
     let run_middle = |pairs: Vec<(f32, f32, bool)>| -> f32 {
