@@ -142,8 +142,9 @@ fn sketch(frame: &RgbaImage, x: f32, y: f32, w: f32, h: f32) -> Vec<[f32; 3]> {
 /// Side of the blocks of the activity map.
 const BLOCK: u32 = 16;
 
-/// The bounding box, one block larger on each side, of the largest connected group of busy
-/// 16 × 16 blocks (blocks whose sampled pixels vary): where the board is on a large screen.
+/// The bounding box, one block larger on each side, of the sizeable connected groups (a
+/// quarter of the largest or more) of busy 16 × 16 blocks (blocks whose sampled pixels
+/// vary): where the board is on a large screen.
 fn busy_window(frame: &RgbaImage) -> Option<(u32, u32, u32, u32)> {
     let (w, h) = frame.dimensions();
     let (nx, ny) = ((w / BLOCK) as usize, (h / BLOCK) as usize);
@@ -169,7 +170,7 @@ fn busy_window(frame: &RgbaImage) -> Option<(u32, u32, u32, u32)> {
         }
     }
     let mut label = vec![usize::MAX; nx * ny];
-    let mut best: Option<(usize, (usize, usize, usize, usize))> = None;
+    let mut comps: Vec<(usize, (usize, usize, usize, usize))> = Vec::new();
     for start in 0..nx * ny {
         if !busy[start] || label[start] != usize::MAX {
             continue;
@@ -195,11 +196,22 @@ fn busy_window(frame: &RgbaImage) -> Option<(u32, u32, u32, u32)> {
                 }
             }
         }
-        if best.is_none_or(|b| n > b.0) {
-            best = Some((n, bb));
-        }
+        comps.push((n, bb));
     }
-    let (_, (c0, r0, c1, r1)) = best?;
+    // A half-cleared board falls apart into several groups: keep every sizeable one.
+    let biggest = comps.iter().map(|c| c.0).max()?;
+    let (c0, r0, c1, r1) =
+        comps
+            .iter()
+            .filter(|c| c.0 * 4 >= biggest)
+            .fold((usize::MAX, usize::MAX, 0, 0), |b, c| {
+                (
+                    b.0.min(c.1 .0),
+                    b.1.min(c.1 .1),
+                    b.2.max(c.1 .2),
+                    b.3.max(c.1 .3),
+                )
+            });
     let x0 = (c0.saturating_sub(1) as u32) * BLOCK;
     let y0 = (r0.saturating_sub(1) as u32) * BLOCK;
     let x1 = (((c1 + 2) as u32) * BLOCK).min(w);

@@ -141,13 +141,10 @@ fn trim(frame: &RgbaImage, mut r: Reading) -> Reading {
                 .into_iter()
                 .filter(|&p| !r.board.get(p).is_empty())
                 .collect();
-            if full.len() < 2 {
+            if full.len() < 3 {
                 return 0.0;
             }
-            let odd = full
-                .iter()
-                .filter(|p| r.unsure.contains(p) || r.board.get(**p) == Cell::Obstacle)
-                .count();
+            let odd = full.iter().filter(|p| r.unsure.contains(p)).count();
             odd as f32 / full.len() as f32
         };
         let edges = [
@@ -160,7 +157,7 @@ fn trim(frame: &RgbaImage, mut r: Reading) -> Reading {
             .iter()
             .enumerate()
             .fold((0, 0f32), |b, (k, &v)| if v > b.1 { (k, v) } else { b });
-        if worst <= 0.5 {
+        if worst <= 0.6 {
             break;
         }
         let mut ng = g;
