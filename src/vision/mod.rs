@@ -493,7 +493,7 @@ fn classify_empty(feats: &[CellFeatures], ring: &[CellFeatures]) -> Vec<bool> {
 
 /// Groups that are obstacles rather than tiles. Every tile of a game shares a body (the face
 /// around the symbol), seen in at least two face corners (a symbol reaches two at most); the body is
-/// the median corner colour of all non-empty cells. A group whose cells show that body in
+/// the most common corner colour of all non-empty cells. A group whose cells show that body in
 /// fewer corners is not a tile; if exactly one such group exists it is the obstacles (every crate
 /// looks alike), while several such groups are tiles of a game with more than one face
 /// colour.
@@ -501,14 +501,32 @@ fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> Vec<usize> {
     if cells.is_empty() {
         return Vec::new();
     }
-    let mut face = [0f32; 3];
-    for (c, f) in face.iter_mut().enumerate() {
-        let mut v: Vec<f32> = cells
+    // The face colour is the most common corner colour (a mode, not a median: symbols and
+    // rounded corners pull a median off): the corner patch with the most others within 20,
+    // averaged with them. At most 240 patches are compared.
+    let patches: Vec<[f32; 3]> = cells.iter().flat_map(|x| x.body.iter().copied()).collect();
+    let stride = patches.len().div_ceil(240).max(1);
+    let sample: Vec<[f32; 3]> = patches.iter().step_by(stride).copied().collect();
+    let support = |p: &[f32; 3]| {
+        sample
             .iter()
-            .flat_map(|x| x.body.iter().map(move |b| b[c]))
-            .collect();
-        v.sort_by(f32::total_cmp);
-        *f = v[v.len() / 2];
+            .filter(|q| colour_dist(*p, **q) < 20.0)
+            .count()
+    };
+    let seed = sample
+        .iter()
+        .max_by_key(|p| support(p))
+        .copied()
+        .unwrap_or([0.0; 3]);
+    let near: Vec<&[f32; 3]> = sample
+        .iter()
+        .filter(|q| colour_dist(seed, **q) < 20.0)
+        .collect();
+    let mut face = [0f32; 3];
+    for q in &near {
+        for c in 0..3 {
+            face[c] += q[c] / near.len() as f32;
+        }
     }
     let far = |x: &CellFeatures| {
         x.body
