@@ -141,7 +141,7 @@ pub fn features_with(
     }
     let spread = c.iter().map(|b| colour_dist(*b, mean)).sum::<f32>() / (B * B) as f32;
     let patch = |fx0: f32, fy0: f32| -> Option<[f32; 3]> {
-        let s = 0.08;
+        let s = 0.06;
         integral.mean(
             (x + w * fx0).round() as i64,
             (y + h * fy0).round() as i64,
@@ -150,10 +150,10 @@ pub fn features_with(
         )
     };
     let body = [
-        patch(0.1, 0.1)?,
-        patch(0.68, 0.1)?,
-        patch(0.1, 0.68)?,
-        patch(0.68, 0.68)?,
+        patch(0.13, 0.13)?,
+        patch(0.7, 0.13)?,
+        patch(0.13, 0.7)?,
+        patch(0.7, 0.7)?,
     ];
     Some(CellFeatures {
         descs,
