@@ -75,36 +75,3 @@ fn rendered_fixtures_read_exactly() {
     );
     assert!(failures.is_empty(), "failed: {failures:?}");
 }
-
-/// `LLK_CASE=N cargo test --release --test vision_fixtures debug_case -- --nocapture`
-/// prints one case's truth and readings side by side.
-#[test]
-fn debug_case() {
-    let Some(i) = std::env::var("LLK_CASE")
-        .ok()
-        .and_then(|s| s.parse::<u64>().ok())
-    else {
-        return;
-    };
-    let (img, g, truth) = fixture_case(i);
-    println!("{} grid {:?}", fixture_spec(i).name, g);
-    img.save(format!("/tmp/case{i}.png")).unwrap();
-    match read_cells(&img, &g) {
-        Ok(r) => {
-            let t = truth.row_strings();
-            for (k, row) in r.board.row_strings().iter().enumerate() {
-                println!("{}   {}", t[k], row);
-            }
-            println!("unsure {:?}", r.unsure);
-        }
-        Err(e) => println!("read_cells: {e}"),
-    }
-    println!(
-        "find_grid {:?}",
-        llk::vision::grid::find_grid(&img, &Hints::default())
-    );
-    match read(&img, &Hints::default()) {
-        Ok(r) => println!("read grid {:?}\n{}", r.grid, r.board),
-        Err(e) => println!("read: {e}"),
-    }
-}

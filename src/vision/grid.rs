@@ -63,9 +63,6 @@ fn axis(profile: &[f32]) -> Option<(f32, f32)> {
     let mut scored: Vec<(usize, f32)> =
         cands.iter().take(10).map(|&(l, _)| (l, score(l))).collect();
     scored.sort_by(|a, b| b.1.total_cmp(&a.1));
-    if std::env::var_os("LLK_DEBUG_GRID").is_some() {
-        eprintln!("pitch candidates {scored:?}");
-    }
     let &(mut pick, best) = scored.first()?;
     for &(l, s) in &scored {
         let ratio = pick as f32 / l as f32;
@@ -293,15 +290,6 @@ pub fn find_grid(frame: &RgbaImage, hints: &Hints) -> Result<Grid, ReadError> {
         }
         _ => false,
     };
-    if std::env::var_os("LLK_DEBUG_GRID").is_some() {
-        eprintln!("lattice {pw}x{ph} at ({ox},{oy}) k0 ({kx0},{ky0})");
-        for j in 0..ny {
-            let row: String = (0..nx)
-                .map(|i| if active[j * nx + i] { '#' } else { '.' })
-                .collect();
-            eprintln!("{row}");
-        }
-    }
     let (c0, r0, c1, r1) = board_box(&active, same_picture, nx, ny).ok_or_else(|| {
         ReadError::NoBoard(format!(
             "no board found: nothing tile-like on the {:.1}x{:.1} px lattice",

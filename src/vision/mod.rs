@@ -545,12 +545,6 @@ fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> Vec<usize> {
         }
     }
     let odd_ones: Vec<usize> = (0..ng).filter(|&g| votes[g].1 * 2 > votes[g].0).collect();
-    if std::env::var_os("LLK_DEBUG_GRID").is_some() {
-        eprintln!(
-            "face {face:?} far groups {:?}",
-            odd_ones.iter().map(|&g| votes[g]).collect::<Vec<_>>()
-        );
-    }
     if odd_ones.len() == 1 {
         odd_ones
     } else {
