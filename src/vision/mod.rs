@@ -82,7 +82,8 @@ impl fmt::Display for ReadError {
 impl std::error::Error for ReadError {}
 
 /// Tiles whose descriptors differ by less than this (mean absolute difference of block
-/// means, 0..255 per channel) are one type. Rendered and real tiles of one type differ by
+/// means, 0..255 per channel) are one type on a clean frame; noisier frames get a higher
+/// threshold from their own pair distances. Rendered and real tiles of one type differ by
 /// 0–3 after JPEG and scaling; different rendered types by 10 or more.
 pub const TYPE_THRESHOLD: f32 = 7.0;
 
@@ -95,7 +96,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
         )));
     }
     let g = grid::find_grid(frame, hints)?;
-    let first = trim(frame, read_cells_unchecked(frame, &g)?);
+    let first = trim(frame, read_cells_detail(frame, &g)?);
     let refined = refine_origin(frame, &first);
     let moved = (refined.origin.0 - first.grid.origin.0)
         .abs()
@@ -127,10 +128,37 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     Ok(reading)
 }
 
+/// The type threshold for this frame: tiles of one type differ by little on a clean frame
+/// and by more on a real screenshot (JPEG, glints, scaling), so the threshold follows the
+/// typical distance from a tile to its nearest look-alike (its pair): 2.5 × the median of
+/// those distances, never below [`TYPE_THRESHOLD`] nor above 20.
+fn type_threshold(cells: &[&CellFeatures]) -> f32 {
+    const CAP: f32 = 20.0;
+    if cells.len() < 4 {
+        return TYPE_THRESHOLD;
+    }
+    let step = cells.len().div_ceil(120).max(1);
+    let mut nn: Vec<f32> = (0..cells.len())
+        .step_by(step)
+        .map(|i| {
+            let mut best = CAP;
+            for (j, c) in cells.iter().enumerate() {
+                if j != i {
+                    best = best.min(cells::desc_dist_limit(cells[i].centre(), c.centre(), best));
+                }
+            }
+            best
+        })
+        .collect();
+    nn.sort_by(f32::total_cmp);
+    (nn[nn.len() / 2] * 2.5).clamp(TYPE_THRESHOLD, CAP)
+}
+
 /// Drops edge rows and columns that are not board: a line along the edge whose pictures
-/// mostly have no partner anywhere (other game panels next to the board) goes, one line at a
-/// time, while at least two rows and columns remain.
-fn trim(frame: &RgbaImage, mut r: Reading) -> Reading {
+/// largely have no partner anywhere, show no tile face or repeat along the line (other game
+/// panels next to the board) goes, one line at a time, while at least two rows and columns remain.
+fn trim(frame: &RgbaImage, detail: (Reading, Vec<bool>)) -> Reading {
+    let (mut r, _) = detail;
     for _ in 0..8 {
         let g = r.grid;
         if g.rows <= 2 || g.cols <= 2 {
@@ -145,6 +173,15 @@ fn trim(frame: &RgbaImage, mut r: Reading) -> Reading {
                 return 0.0;
             }
             let odd = full.iter().filter(|p| r.unsure.contains(p)).count();
+            // Runs of one picture along the line: a panel drawn wider than a cell.
+            let runs = full
+                .windows(2)
+                .filter(|w| {
+                    let near = w[0].row.abs_diff(w[1].row) + w[0].col.abs_diff(w[1].col) == 1;
+                    near && r.board.get(w[0]).is_tile() && r.board.get(w[0]) == r.board.get(w[1])
+                })
+                .count();
+            let odd = odd + runs;
             odd as f32 / full.len() as f32
         };
         let edges = [
@@ -157,7 +194,7 @@ fn trim(frame: &RgbaImage, mut r: Reading) -> Reading {
             .iter()
             .enumerate()
             .fold((0, 0f32), |b, (k, &v)| if v > b.1 { (k, v) } else { b });
-        if worst <= 0.6 {
+        if worst <= 0.4 {
             break;
         }
         let mut ng = g;
@@ -173,8 +210,8 @@ fn trim(frame: &RgbaImage, mut r: Reading) -> Reading {
             }
             _ => ng.cols -= 1,
         }
-        match read_cells_unchecked(frame, &ng) {
-            Ok(n) => r = n,
+        match read_cells_detail(frame, &ng) {
+            Ok((n, _)) => r = n,
             Err(_) => break,
         }
     }
@@ -373,6 +410,12 @@ fn check_animation(frame: &RgbaImage, grid: &Grid) -> Result<(), ReadError> {
 
 /// [`read_cells`] without the animation check, for trial grids while the board is located.
 fn read_cells_unchecked(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadError> {
+    read_cells_detail(frame, grid).map(|(r, _)| r)
+}
+
+/// [`read_cells_unchecked`] plus, per board cell (row-major), whether it is non-empty but
+/// shows no tile face: what panels next to a board look like.
+fn read_cells_detail(frame: &RgbaImage, grid: &Grid) -> Result<(Reading, Vec<bool>), ReadError> {
     check_grid(frame, grid)?;
     let size = frame.dimensions();
     let integral = integral_for(frame, grid);
@@ -399,8 +442,12 @@ fn read_cells_unchecked(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadE
             size,
         )
     };
-    let grouping = types::group(&refs, TYPE_THRESHOLD, &expand);
-    let obstacle_groups = obstacle_groups(&refs, &grouping.group);
+    let grouping = types::group(&refs, type_threshold(&refs), &expand);
+    let (obstacle_groups, far) = obstacle_groups(&refs, &grouping.group);
+    let mut faceless = vec![false; grid.rows * grid.cols];
+    for (k, &i) in full.iter().enumerate() {
+        faceless[i] = far[k];
+    }
     let mut board = Board::new(grid.rows, grid.cols);
     // Types named in order of first appearance, obstacles skipped.
     let mut names: Vec<Option<u8>> = Vec::new();
@@ -442,11 +489,14 @@ fn read_cells_unchecked(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadE
         .collect();
     unsure.extend(overflow);
     unsure.sort();
-    Ok(Reading {
-        grid: *grid,
-        board,
-        unsure,
-    })
+    Ok((
+        Reading {
+            grid: *grid,
+            board,
+            unsure,
+        },
+        faceless,
+    ))
 }
 
 /// Features of the ring cells around the board that lie inside the frame.
@@ -472,11 +522,24 @@ fn ring_features(integral: &pixels::Integral, g: &Grid, size: (u32, u32)) -> Vec
 /// of its colours. Comparing with several ring colours copes with gradients and noise.
 fn classify_empty(feats: &[CellFeatures], ring: &[CellFeatures]) -> Vec<bool> {
     let quiet: Vec<&CellFeatures> = ring.iter().filter(|f| f.spread < 10.0).collect();
-    let refs: Vec<&CellFeatures> = if quiet.is_empty() {
-        feats.iter().filter(|f| f.spread < 5.0).collect()
-    } else {
-        quiet
-    };
+    // Also the flattest board cells, when they are clearly flatter than the typical cell
+    // (a full board has no such cells): the ring may be off the frame or show other panels.
+    let mut spreads: Vec<f32> = feats.iter().map(|f| f.spread).collect();
+    spreads.sort_by(f32::total_cmp);
+    let mut refs = quiet;
+    if let (Some(&low), Some(&mid)) = (spreads.first(), spreads.get(spreads.len() / 2)) {
+        let cut = low * 1.5 + 3.0;
+        let flat: Vec<&CellFeatures> = feats.iter().filter(|f| f.spread <= cut).collect();
+        // Only when the ring says nothing about them (else flat obstacles would pass as
+        // background).
+        let explained = flat.iter().any(|f| {
+            refs.iter()
+                .any(|r| colour_dist(r.mean, f.mean) < 18.0 + r.spread)
+        });
+        if cut < mid * 0.5 && !explained {
+            refs.extend(flat);
+        }
+    }
     if refs.is_empty() {
         return vec![false; feats.len()];
     }
@@ -497,9 +560,9 @@ fn classify_empty(feats: &[CellFeatures], ring: &[CellFeatures]) -> Vec<bool> {
 /// fewer corners is not a tile; if exactly one such group exists it is the obstacles (every crate
 /// looks alike), while several such groups are tiles of a game with more than one face
 /// colour.
-fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> Vec<usize> {
+fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> (Vec<usize>, Vec<bool>) {
     if cells.is_empty() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     // The face colour is the most common corner colour (a mode, not a median: symbols and
     // rounded corners pull a median off): the corner patch with the most others within 20,
@@ -545,9 +608,10 @@ fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> Vec<usize> {
         }
     }
     let odd_ones: Vec<usize> = (0..ng).filter(|&g| votes[g].1 * 2 > votes[g].0).collect();
+    let far_cells = cells.iter().map(|x| far(x)).collect();
     if odd_ones.len() == 1 {
-        odd_ones
+        (odd_ones, far_cells)
     } else {
-        Vec::new()
+        (Vec::new(), far_cells)
     }
 }
