@@ -200,47 +200,39 @@ fn read_truth(path: &Path) -> Result<(Grid, Board, Vec<Pos>)> {
     Ok((grid, board, Vec::new()))
 }
 
-/// Reads the screenshot with the vision stage.
-///
-/// Vision lands in its own branch; until it is merged into this build there is nothing to
-/// call, so say so plainly and point at `--truth`, which works now.
+/// Reads the screenshot with the vision stage; hints from `--rows/--cols` narrow the search.
 fn read_screen(
     path: &Path,
-    _frame: &RgbaImage,
-    _args: &AnnotateArgs,
+    frame: &RgbaImage,
+    args: &AnnotateArgs,
 ) -> Result<(Grid, Board, Vec<Pos>)> {
-    bail!(
-        "{}: this build has no screen reader yet (the vision stage is not merged); \
-         pass --truth FILE.truth.json to annotate with a known board",
-        path.display()
-    )
+    let hints = llk::vision::Hints {
+        rows: args.rows,
+        cols: args.cols,
+        region: None,
+    };
+    let r = llk::vision::read(frame, &hints)
+        .map_err(|e| anyhow::anyhow!("{}: {e} [{}]", path.display(), e.kind()))?;
+    Ok((r.grid, r.board, r.unsure))
 }
 
 /// The links to draw: every removable pair, or the first `moves` planned moves, numbered.
 ///
-/// The link finder and the planner land with the core branch; until they are merged this
-/// build cannot compute links, and says so on stderr rather than implying there are none.
-fn links_to_show(
-    _board: &Board,
-    _rules: &Rules,
-    moves: Option<usize>,
-) -> Result<(Vec<Link>, bool)> {
-    eprintln!(
-        "llk: warning: this build has no link finder yet (the core stage is not merged): \
-         {} not drawn",
-        if moves.is_some() {
-            "planned moves"
-        } else {
-            "removable pairs"
-        }
-    );
-    Ok((Vec::new(), moves.is_some()))
+/// Removable pairs come from the link finder. The planner lands with its own branch; until
+/// it is merged this build cannot order moves, and says so on stderr rather than implying
+/// there are none (it then shows the removable pairs, unnumbered).
+fn links_to_show(board: &Board, rules: &Rules, moves: Option<usize>) -> Result<(Vec<Link>, bool)> {
+    if moves.is_some() {
+        eprintln!(
+            "llk: warning: this build has no planner yet (the plan stage is not merged): \
+             planned moves not drawn, showing every removable pair instead"
+        );
+    }
+    Ok((llk::board::removable_pairs(board, rules), false))
 }
 
 pub fn annotate(args: AnnotateArgs) -> Result<()> {
-    let frame = image::open(&args.image)
-        .with_context(|| format!("cannot read image {}", args.image.display()))?
-        .to_rgba8();
+    let frame = llk::vision::load_image(&args.image)?;
     let (grid, board, unsure) = match &args.truth {
         Some(t) => read_truth(t)?,
         None => read_screen(&args.image, &frame, &args)?,

@@ -1,1 +1,617 @@
-//! (being written)
+//! Vision: from a screenshot to a [`Board`] and the [`Grid`] it sits on.
+//!
+//! Nothing here knows any particular game: no offsets, sizes or colours are hard-coded. The
+//! pitch and origin come from the frame's own edge profiles ([`profile`], [`grid`]), the
+//! background from the ring of cells around the board, tile types from colour block
+//! descriptors compared with an alignment search ([`cells`], [`types`]). Frames that show no
+//! board, or a removal in progress ([`animation`]), are refused with an error that says so,
+//! never answered with an invented board.
+//!
+//! Two entry points: [`read`] finds the grid and reads the cells; [`read_cells`] reads the
+//! cells of a known grid, which the live bot uses after its first read, because late in a
+//! game too few tiles are left to find a grid from.
+
+pub mod animation;
+pub mod cells;
+pub mod grid;
+pub mod load;
+pub mod pixels;
+pub mod profile;
+pub mod types;
+
+pub use load::load_image;
+
+use crate::board::{type_char, Board, Cell, Pos, TYPE_ALPHABET};
+use crate::geometry::Grid;
+use cells::{features, features_with, integral_for, CellFeatures};
+use image::RgbaImage;
+use pixels::colour_dist;
+use std::fmt;
+
+/// Optional knowledge that narrows the search; never required.
+#[derive(Clone, Debug, Default)]
+pub struct Hints {
+    pub rows: Option<usize>,
+    pub cols: Option<usize>,
+    /// Only look inside this rectangle (x, y, w, h) of the frame.
+    pub region: Option<(u32, u32, u32, u32)>,
+}
+
+/// A board read from a frame, where it is, and the cells the reader doubts (a type with an
+/// odd count, a highlighted tile): the bot may want to look again before clicking those.
+#[derive(Clone, Debug)]
+pub struct Reading {
+    pub grid: Grid,
+    pub board: Board,
+    pub unsure: Vec<Pos>,
+}
+
+/// Why a frame gave no board. The kinds match the `kind` field of the truth files so tests
+/// and the live bot can tell "nothing there" from "wait and look again".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    /// The frame shows no board (a menu, a lobby, a blank screen).
+    NoBoard(String),
+    /// A removal is being animated (link line, explosions): look again in a moment.
+    Animation(String),
+    /// The input itself is unusable (bad size, grid off the frame, bad hints).
+    Invalid(String),
+}
+
+impl ReadError {
+    /// "no-board", "animation" or "invalid", as in the truth files' `kind`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ReadError::NoBoard(_) => "no-board",
+            ReadError::Animation(_) => "animation",
+            ReadError::Invalid(_) => "invalid",
+        }
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::NoBoard(m) => write!(f, "no board: {m}"),
+            ReadError::Animation(m) => write!(f, "animation in progress: {m}"),
+            ReadError::Invalid(m) => write!(f, "invalid input: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// Tiles whose descriptors differ by less than this (mean absolute difference of block
+/// means, 0..255 per channel) are one type on a clean frame; noisier frames get a higher
+/// threshold from their own pair distances. Rendered and real tiles of one type differ by
+/// 0–3 after JPEG and scaling; different rendered types by 10 or more.
+pub const TYPE_THRESHOLD: f32 = 7.0;
+
+/// Finds the board in `frame` and reads it.
+pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
+    let (w, h) = frame.dimensions();
+    if w < 2 * grid::MIN_PITCH as u32 || h < 2 * grid::MIN_PITCH as u32 {
+        return Err(ReadError::NoBoard(format!(
+            "the frame is {w}x{h} px, too small to hold a board"
+        )));
+    }
+    let g = grid::find_grid(frame, hints)?;
+    let first = trim(frame, read_cells_detail(frame, &g)?);
+    let refined = refine_origin(frame, &first);
+    let moved = (refined.origin.0 - first.grid.origin.0)
+        .abs()
+        .max((refined.origin.1 - first.grid.origin.1).abs());
+    let reading = if moved >= 1.0 {
+        read_cells_unchecked(frame, &refined).unwrap_or(first)
+    } else {
+        first
+    };
+    let g = reading.grid;
+    check_animation(frame, &g)?;
+    let reading = check_types(reading)?;
+    let tiles = reading.board.tile_count();
+    if tiles == 0 {
+        return Err(ReadError::NoBoard(format!(
+            "the {}x{} lattice found holds no tiles",
+            g.rows, g.cols
+        )));
+    }
+    if reading.unsure.len() * 2 > tiles {
+        return Err(ReadError::NoBoard(format!(
+            "the {}x{} lattice found has {} of {tiles} cells without a matching pair: \
+             not a tile board",
+            g.rows,
+            g.cols,
+            reading.unsure.len()
+        )));
+    }
+    Ok(reading)
+}
+
+/// The type threshold for this frame: tiles of one type differ by little on a clean frame
+/// and by more on a real screenshot (JPEG, glints, scaling), so the threshold follows the
+/// typical distance from a tile to its nearest look-alike (its pair): 2.5 × the median of
+/// those distances, never below [`TYPE_THRESHOLD`] nor above 20.
+fn type_threshold(cells: &[&CellFeatures]) -> f32 {
+    const CAP: f32 = 20.0;
+    if cells.len() < 4 {
+        return TYPE_THRESHOLD;
+    }
+    let step = cells.len().div_ceil(120).max(1);
+    let mut nn: Vec<f32> = (0..cells.len())
+        .step_by(step)
+        .map(|i| {
+            let mut best = CAP;
+            for (j, c) in cells.iter().enumerate() {
+                if j != i {
+                    best = best.min(cells::desc_dist_limit(cells[i].centre(), c.centre(), best));
+                }
+            }
+            best
+        })
+        .collect();
+    nn.sort_by(f32::total_cmp);
+    (nn[nn.len() / 2] * 2.5).clamp(TYPE_THRESHOLD, CAP)
+}
+
+/// Drops edge rows and columns that are not board: a line along the edge whose pictures
+/// largely have no partner anywhere, show no tile face or repeat along the line (other game
+/// panels next to the board) goes, one line at a time, while at least two rows and columns remain.
+fn trim(frame: &RgbaImage, detail: (Reading, Vec<bool>)) -> Reading {
+    let (mut r, _) = detail;
+    for _ in 0..8 {
+        let g = r.grid;
+        if g.rows <= 2 || g.cols <= 2 {
+            break;
+        }
+        let bad = |cells: Vec<Pos>| -> f32 {
+            let full: Vec<Pos> = cells
+                .into_iter()
+                .filter(|&p| !r.board.get(p).is_empty())
+                .collect();
+            if full.len() < 3 {
+                return 0.0;
+            }
+            let odd = full.iter().filter(|p| r.unsure.contains(p)).count();
+            // Runs of one picture along the line: a panel drawn wider than a cell.
+            let runs = full
+                .windows(2)
+                .filter(|w| {
+                    let near = w[0].row.abs_diff(w[1].row) + w[0].col.abs_diff(w[1].col) == 1;
+                    near && r.board.get(w[0]).is_tile() && r.board.get(w[0]) == r.board.get(w[1])
+                })
+                .count();
+            let odd = odd + runs;
+            odd as f32 / full.len() as f32
+        };
+        let edges = [
+            bad((0..g.cols).map(|c| Pos::new(0, c)).collect()),
+            bad((0..g.cols).map(|c| Pos::new(g.rows - 1, c)).collect()),
+            bad((0..g.rows).map(|row| Pos::new(row, 0)).collect()),
+            bad((0..g.rows).map(|row| Pos::new(row, g.cols - 1)).collect()),
+        ];
+        let (k, worst) = edges
+            .iter()
+            .enumerate()
+            .fold((0, 0f32), |b, (k, &v)| if v > b.1 { (k, v) } else { b });
+        if worst <= 0.4 {
+            break;
+        }
+        let mut ng = g;
+        match k {
+            0 => {
+                ng.origin.1 += g.pitch.1;
+                ng.rows -= 1;
+            }
+            1 => ng.rows -= 1,
+            2 => {
+                ng.origin.0 += g.pitch.0;
+                ng.cols -= 1;
+            }
+            _ => ng.cols -= 1,
+        }
+        match read_cells_detail(frame, &ng) {
+            Ok((n, _)) => r = n,
+            Err(_) => break,
+        }
+    }
+    r
+}
+
+/// Centres the lattice lines in the gaps between tiles. Edge profiles put a boundary on a
+/// tile's outer border, which with a gap between tiles is half a gap right of (below) the
+/// cell boundary; here the background-coloured run between each pair of neighbouring tiles
+/// is measured and the boundary moved to its middle.
+fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
+    let g = r.grid;
+    let size = frame.dimensions();
+    let refs = ring_colours(frame, &g);
+    if refs.is_empty() {
+        return g;
+    }
+    let px = |x: i64, y: i64| -> Option<[f32; 3]> {
+        if x < 0 || y < 0 || x >= size.0 as i64 || y >= size.1 as i64 {
+            return None;
+        }
+        let p = frame.get_pixel(x as u32, y as u32).0;
+        Some([p[0] as f32, p[1] as f32, p[2] as f32])
+    };
+    let is_bg =
+        |p: Option<[f32; 3]>| p.is_some_and(|p| refs.iter().any(|r| colour_dist(*r, p) < 7.0));
+    // Signed offset (from the current line) of the middle of the background run that
+    // straddles it, measured along `step` at the sample points, median over tile pairs.
+    let run_middle = |pairs: Vec<(f32, f32, bool)>| -> f32 {
+        let mut mids: Vec<f32> = Vec::new();
+        for (x, y, horizontal) in pairs {
+            let at = |d: i64| {
+                if horizontal {
+                    px(x.round() as i64 + d, y.round() as i64)
+                } else {
+                    px(x.round() as i64, y.round() as i64 + d)
+                }
+            };
+            let limit = 8;
+            // Find background near the line, then its extent.
+            let Some(seed) = (-4..=1).filter(|&d| is_bg(at(d))).min_by_key(|d| d.abs()) else {
+                mids.push(0.0);
+                continue;
+            };
+            let (mut lo, mut hi) = (seed, seed);
+            while lo > seed - limit && is_bg(at(lo - 1)) {
+                lo -= 1;
+            }
+            while hi < seed + limit && is_bg(at(hi + 1)) {
+                hi += 1;
+            }
+            // Only a run ending at the line counts: the edge fit lands on the tile's border
+            // just right of (below) the gap.
+            if hi <= 1 {
+                mids.push(((lo + hi + 1) as f32 / 2.0).min(0.0));
+            } else {
+                mids.push(0.0);
+            }
+        }
+        if mids.is_empty() {
+            return 0.0;
+        }
+        mids.sort_by(f32::total_cmp);
+        mids[mids.len() / 2]
+    };
+    let tile = |row: usize, col: usize| r.board.get(Pos::new(row, col)).is_tile();
+    let mut xs = Vec::new();
+    let mut ys = Vec::new();
+    for row in 0..g.rows {
+        for col in 1..g.cols {
+            if tile(row, col) && tile(row, col - 1) {
+                let (x, y, _, h) = g.cell_rect(row as i32, col as i32);
+                for f in [0.35, 0.5, 0.65] {
+                    xs.push((x, y + h * f, true));
+                }
+            }
+        }
+    }
+    for row in 1..g.rows {
+        for col in 0..g.cols {
+            if tile(row, col) && tile(row - 1, col) {
+                let (x, y, w, _) = g.cell_rect(row as i32, col as i32);
+                for f in [0.35, 0.5, 0.65] {
+                    ys.push((x + w * f, y, false));
+                }
+            }
+        }
+    }
+    let dx = if xs.len() >= 6 { run_middle(xs) } else { 0.0 };
+    let dy = if ys.len() >= 6 { run_middle(ys) } else { 0.0 };
+    Grid {
+        origin: (g.origin.0 + dx, g.origin.1 + dy),
+        ..g
+    }
+}
+
+/// Mean colours of the flat ring cells around a grid, from a sparse 8 × 8 sample each: the
+/// background's colours, cheaply.
+fn ring_colours(frame: &RgbaImage, g: &Grid) -> Vec<[f32; 3]> {
+    let (w, h) = frame.dimensions();
+    let (rows, cols) = (g.rows as i32, g.cols as i32);
+    let ring = (-1..=cols)
+        .flat_map(|c| [(-1, c), (rows, c)])
+        .chain((0..rows).flat_map(|r| [(r, -1), (r, cols)]));
+    let mut out = Vec::new();
+    for (r, c) in ring {
+        let (x, y, cw, ch) = g.cell_rect(r, c);
+        if x < 0.0 || y < 0.0 || x + cw > w as f32 || y + ch > h as f32 {
+            continue;
+        }
+        let mut s = Vec::with_capacity(64);
+        for j in 0..8 {
+            for i in 0..8 {
+                let px = (x + cw * (0.15 + 0.67 * i as f32 / 7.0)) as u32;
+                let py = (y + ch * (0.15 + 0.67 * j as f32 / 7.0)) as u32;
+                let p = frame.get_pixel(px.min(w - 1), py.min(h - 1)).0;
+                s.push([p[0] as f32, p[1] as f32, p[2] as f32]);
+            }
+        }
+        let mut mean = [0f32; 3];
+        for p in &s {
+            for k in 0..3 {
+                mean[k] += p[k] / s.len() as f32;
+            }
+        }
+        let spread = s.iter().map(|p| colour_dist(*p, mean)).sum::<f32>() / s.len() as f32;
+        if spread < 10.0 {
+            out.push(mean);
+        }
+    }
+    out
+}
+
+/// Checks a grid is usable on a frame: finite, positive pitch, inside the frame.
+fn check_grid(frame: &RgbaImage, g: &Grid) -> Result<(), ReadError> {
+    let (w, h) = frame.dimensions();
+    let finite = [g.origin.0, g.origin.1, g.pitch.0, g.pitch.1]
+        .iter()
+        .all(|v| v.is_finite());
+    if !finite || g.pitch.0 < 4.0 || g.pitch.1 < 4.0 {
+        return Err(ReadError::Invalid(format!(
+            "grid pitch {:?} at origin {:?}: must be finite and at least 4 px",
+            g.pitch, g.origin
+        )));
+    }
+    if g.rows == 0 || g.cols == 0 || g.rows > 256 || g.cols > 256 {
+        return Err(ReadError::Invalid(format!(
+            "grid of {}x{} cells: each side must be 1..=256",
+            g.rows, g.cols
+        )));
+    }
+    let (x, y, bw, bh) = g.bounds();
+    if x < -0.5 || y < -0.5 || x + bw > w as f32 + 0.5 || y + bh > h as f32 + 0.5 {
+        return Err(ReadError::Invalid(format!(
+            "the {}x{} grid at ({x:.1},{y:.1}) spans {bw:.0}x{bh:.0} px, outside the {w}x{h} frame",
+            g.rows, g.cols
+        )));
+    }
+    Ok(())
+}
+
+/// Reads the cells of a known grid.
+///
+/// Known geometry: the live bot locks the grid from its first read of a game, because late in
+/// a game only a few tiles are left to find a grid from. Reads correctly at every stage of a
+/// game, down to 2 tiles left and 0 (a clear board reads as all empty).
+pub fn read_cells(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadError> {
+    check_grid(frame, grid)?;
+    check_animation(frame, grid)?;
+    check_types(read_cells_unchecked(frame, grid)?)
+}
+
+/// Refuses a reading with more distinct pictures than type letters (overflow cells are
+/// recorded as unsure obstacles while a board is being located).
+fn check_types(r: Reading) -> Result<Reading, ReadError> {
+    if r.unsure.iter().any(|&p| r.board.get(p) == Cell::Obstacle) {
+        return Err(ReadError::NoBoard(format!(
+            "more than {} different pictures in the {}x{} grid: not a tile board",
+            TYPE_ALPHABET.len(),
+            r.grid.rows,
+            r.grid.cols
+        )));
+    }
+    Ok(r)
+}
+
+/// Refuses a frame with a link line drawn over the grid.
+fn check_animation(frame: &RgbaImage, grid: &Grid) -> Result<(), ReadError> {
+    match animation::find_link_line(frame, grid) {
+        Some(place) => Err(ReadError::Animation(format!(
+            "a link line is drawn across the board ({place})"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// [`read_cells`] without the animation check, for trial grids while the board is located.
+fn read_cells_unchecked(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadError> {
+    read_cells_detail(frame, grid).map(|(r, _)| r)
+}
+
+/// [`read_cells_unchecked`] plus, per board cell (row-major), whether it is non-empty but
+/// shows no tile face: what panels next to a board look like.
+fn read_cells_detail(frame: &RgbaImage, grid: &Grid) -> Result<(Reading, Vec<bool>), ReadError> {
+    check_grid(frame, grid)?;
+    let size = frame.dimensions();
+    let integral = integral_for(frame, grid);
+    let mut feats: Vec<CellFeatures> = Vec::with_capacity(grid.rows * grid.cols);
+    for r in 0..grid.rows {
+        for c in 0..grid.cols {
+            let f = features_with(&integral, grid, r as i32, c as i32, size, false).ok_or_else(
+                || ReadError::Invalid(format!("cell ({r},{c}) lies outside the frame")),
+            )?;
+            feats.push(f);
+        }
+    }
+    let ring = ring_features(&integral, grid, size);
+    let empty = classify_empty(&feats, &ring);
+    let full: Vec<usize> = (0..feats.len()).filter(|&i| !empty[i]).collect();
+    let refs: Vec<&CellFeatures> = full.iter().map(|&i| &feats[i]).collect();
+    let expand = |k: usize| {
+        let i = full[k];
+        features(
+            &integral,
+            grid,
+            (i / grid.cols) as i32,
+            (i % grid.cols) as i32,
+            size,
+        )
+    };
+    let grouping = types::group(&refs, type_threshold(&refs), &expand);
+    let (obstacle_groups, far) = obstacle_groups(&refs, &grouping.group);
+    let mut faceless = vec![false; grid.rows * grid.cols];
+    for (k, &i) in full.iter().enumerate() {
+        faceless[i] = far[k];
+    }
+    let mut board = Board::new(grid.rows, grid.cols);
+    // Types named in order of first appearance, obstacles skipped.
+    let mut names: Vec<Option<u8>> = Vec::new();
+    let mut overflow: Vec<Pos> = Vec::new();
+    let mut next = 0usize;
+    for (k, &i) in full.iter().enumerate() {
+        let g = grouping.group[k];
+        let p = Pos::new(i / grid.cols, i % grid.cols);
+        if obstacle_groups.contains(&g) {
+            board.set(p, Cell::Obstacle);
+            continue;
+        }
+        if names.len() <= g {
+            names.resize(g + 1, None);
+        }
+        let t = match names[g] {
+            Some(t) => Some(t),
+            None => {
+                let t = type_char(next);
+                next += 1;
+                names[g] = t;
+                t
+            }
+        };
+        match t {
+            Some(t) => board.set(p, Cell::Tile(t)),
+            // Past the alphabet: not a tile board, unless trimming drops these cells.
+            None => {
+                board.set(p, Cell::Obstacle);
+                overflow.push(p);
+            }
+        }
+    }
+    let mut unsure: Vec<Pos> = grouping
+        .unsure
+        .iter()
+        .map(|&k| Pos::new(full[k] / grid.cols, full[k] % grid.cols))
+        .filter(|&p| board.get(p).is_tile())
+        .collect();
+    unsure.extend(overflow);
+    unsure.sort();
+    Ok((
+        Reading {
+            grid: *grid,
+            board,
+            unsure,
+        },
+        faceless,
+    ))
+}
+
+/// Features of the ring cells around the board that lie inside the frame.
+fn ring_features(integral: &pixels::Integral, g: &Grid, size: (u32, u32)) -> Vec<CellFeatures> {
+    let (rows, cols) = (g.rows as i32, g.cols as i32);
+    let mut out = Vec::new();
+    for c in -1..=cols {
+        for r in [-1, rows] {
+            out.extend(features(integral, g, r, c, size));
+        }
+    }
+    for r in 0..rows {
+        for c in [-1, cols] {
+            out.extend(features(integral, g, r, c, size));
+        }
+    }
+    out
+}
+
+/// Which cells show background. The background's colours and texture are learnt from the
+/// quiet ring cells around the board (or, when the ring is off the frame, from the flattest
+/// board cells); a cell is empty when it is about as flat as that background and close to one
+/// of its colours. Comparing with several ring colours copes with gradients and noise.
+fn classify_empty(feats: &[CellFeatures], ring: &[CellFeatures]) -> Vec<bool> {
+    let quiet: Vec<&CellFeatures> = ring.iter().filter(|f| f.spread < 10.0).collect();
+    // Also the flattest board cells, when they are clearly flatter than the typical cell
+    // (a full board has no such cells): the ring may be off the frame or show other panels.
+    let mut spreads: Vec<f32> = feats.iter().map(|f| f.spread).collect();
+    spreads.sort_by(f32::total_cmp);
+    let mut refs = quiet;
+    if let (Some(&low), Some(&mid)) = (spreads.first(), spreads.get(spreads.len() / 2)) {
+        let cut = low * 1.5 + 3.0;
+        let flat: Vec<&CellFeatures> = feats.iter().filter(|f| f.spread <= cut).collect();
+        // Only when the ring says nothing about them (else flat obstacles would pass as
+        // background).
+        let explained = flat.iter().any(|f| {
+            refs.iter()
+                .any(|r| colour_dist(r.mean, f.mean) < 18.0 + r.spread)
+        });
+        if cut < mid * 0.5 && !explained {
+            refs.extend(flat);
+        }
+    }
+    if refs.is_empty() {
+        return vec![false; feats.len()];
+    }
+    let texture = refs.iter().map(|f| f.spread).fold(0f32, f32::max);
+    let max_spread = (texture * 1.6 + 4.0).max(9.0);
+    let max_dist = 18.0 + texture;
+    feats
+        .iter()
+        .map(|f| {
+            f.spread < max_spread && refs.iter().any(|r| colour_dist(r.mean, f.mean) < max_dist)
+        })
+        .collect()
+}
+
+/// Groups that are obstacles rather than tiles. Every tile of a game shares a body (the face
+/// around the symbol), seen in at least two face corners (a symbol reaches two at most); the body is
+/// the most common corner colour of all non-empty cells. A group whose cells show that body in
+/// fewer corners is not a tile; if exactly one such group exists it is the obstacles (every crate
+/// looks alike), while several such groups are tiles of a game with more than one face
+/// colour.
+fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> (Vec<usize>, Vec<bool>) {
+    if cells.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    // The face colour is the most common corner colour (a mode, not a median: symbols and
+    // rounded corners pull a median off): the corner patch with the most others within 20,
+    // averaged with them. At most 240 patches are compared.
+    let patches: Vec<[f32; 3]> = cells.iter().flat_map(|x| x.body.iter().copied()).collect();
+    let stride = patches.len().div_ceil(240).max(1);
+    let sample: Vec<[f32; 3]> = patches.iter().step_by(stride).copied().collect();
+    let support = |p: &[f32; 3]| {
+        sample
+            .iter()
+            .filter(|q| colour_dist(*p, **q) < 20.0)
+            .count()
+    };
+    let seed = sample
+        .iter()
+        .max_by_key(|p| support(p))
+        .copied()
+        .unwrap_or([0.0; 3]);
+    let near: Vec<&[f32; 3]> = sample
+        .iter()
+        .filter(|q| colour_dist(seed, **q) < 20.0)
+        .collect();
+    let mut face = [0f32; 3];
+    for q in &near {
+        for c in 0..3 {
+            face[c] += q[c] / near.len() as f32;
+        }
+    }
+    let far = |x: &CellFeatures| {
+        x.body
+            .iter()
+            .filter(|b| colour_dist(**b, face) <= 30.0)
+            .count()
+            < 2
+    };
+    let ng = group.iter().max().map_or(0, |m| m + 1);
+    let mut votes = vec![(0usize, 0usize); ng];
+    for (i, x) in cells.iter().enumerate() {
+        let v = &mut votes[group[i]];
+        v.0 += 1;
+        if far(x) {
+            v.1 += 1;
+        }
+    }
+    let odd_ones: Vec<usize> = (0..ng).filter(|&g| votes[g].1 * 2 > votes[g].0).collect();
+    let far_cells = cells.iter().map(|x| far(x)).collect();
+    if odd_ones.len() == 1 {
+        (odd_ones, far_cells)
+    } else {
+        (Vec::new(), far_cells)
+    }
+}

@@ -1,0 +1,157 @@
+//! The real screenshots in `../shared/llk-real` (skipped with a notice when absent): every
+//! `board` file with `cells` must read with exact rows/cols, origin within 3 px, pitch within
+//! 0.5 px, exact occupancy and types equal up to renaming ("occupancy only" files: occupancy);
+//! every `no-board` and `animation` file must be refused with that kind. Brown Dust II shots
+//! report the removable pairs found next to the game's own counter. Prints a per-file table.
+
+use llk::board::{removable_pairs, Board, Cell, Rules};
+use llk::vision::{load_image, read, Hints};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn truth_files() -> Option<Vec<PathBuf>> {
+    let dir = llk::shared_dir().join("llk-real");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        println!(
+            "NOTICE: {} is absent: real-screenshot test skipped",
+            dir.display()
+        );
+        return None;
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".truth.json"))
+        .collect();
+    files.sort();
+    Some(files)
+}
+
+fn occupancy(b: &Board) -> Vec<bool> {
+    b.cells().iter().map(|c| *c != Cell::Empty).collect()
+}
+
+/// Checks one truth file; Ok(note) when it passes, Err(problem) when it does not.
+fn check(truth_path: &PathBuf) -> Result<String, String> {
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(truth_path).unwrap()).unwrap();
+    let dir = truth_path.parent().unwrap();
+    let img = load_image(&dir.join(v["image"].as_str().unwrap())).map_err(|e| format!("{e:#}"))?;
+    let kind = v["kind"].as_str().unwrap_or("");
+    let got = read(&img, &Hints::default());
+    match kind {
+        "no-board" | "animation" => match got {
+            Err(e) if e.kind() == kind => Ok(format!("refused: {e}")),
+            Err(e) => Err(format!("refused as {} (want {kind}): {e}", e.kind())),
+            Ok(r) => Err(format!(
+                "read a {}x{} board, want a {kind} refusal",
+                r.grid.rows, r.grid.cols
+            )),
+        },
+        "board" => {
+            let r = got.map_err(|e| format!("{e}"))?;
+            let Some(cells) = v["cells"].as_array() else {
+                // No per-cell truth: report what was read and, for Brown Dust II, the pairs.
+                let pairs = removable_pairs(&r.board, &Rules::default()).len();
+                let want = &v["counters"]["removable_pairs"];
+                return Ok(format!(
+                    "no cells in truth; read {}x{} with {} tiles (game says {}), {pairs} removable pairs (game says {want})",
+                    r.grid.rows,
+                    r.grid.cols,
+                    r.board.tile_count(),
+                    v["counters"]["remaining_tiles"]
+                ));
+            };
+            let rows: Vec<String> = cells
+                .iter()
+                .map(|c| c.as_str().unwrap().to_string())
+                .collect();
+            let truth = Board::from_rows(&rows).unwrap();
+            let g = r.grid;
+            if (g.rows, g.cols) != (truth.rows(), truth.cols()) {
+                return Err(format!(
+                    "size {}x{} want {}x{}",
+                    g.rows,
+                    g.cols,
+                    truth.rows(),
+                    truth.cols()
+                ));
+            }
+            let o = (
+                v["origin_px"][0].as_f64().unwrap() as f32,
+                v["origin_px"][1].as_f64().unwrap() as f32,
+            );
+            let p = (
+                v["cell_px"][0].as_f64().unwrap() as f32,
+                v["cell_px"][1].as_f64().unwrap() as f32,
+            );
+            if (g.origin.0 - o.0).abs() > 3.0 || (g.origin.1 - o.1).abs() > 3.0 {
+                return Err(format!("origin {:?} want {o:?}", g.origin));
+            }
+            if (g.pitch.0 - p.0).abs() > 0.5 || (g.pitch.1 - p.1).abs() > 0.5 {
+                return Err(format!("pitch {:?} want {p:?}", g.pitch));
+            }
+            let notes = v["notes"].as_str().unwrap_or("");
+            if occupancy(&r.board) != occupancy(&truth) {
+                let diff: Vec<String> = truth
+                    .positions()
+                    .filter(|&q| (truth.get(q) == Cell::Empty) != (r.board.get(q) == Cell::Empty))
+                    .map(|q| q.to_string())
+                    .collect();
+                return Err(format!("occupancy differs at {}", diff.join(" ")));
+            }
+            if notes.contains("occupancy only") {
+                return Ok("occupancy exact (occupancy-only truth)".into());
+            }
+            match truth.renaming_mismatches(&r.board) {
+                Some(m) if m.is_empty() => Ok(format!("exact, {} tiles", truth.tile_count())),
+                Some(m) => Err(format!(
+                    "types differ at {} cells: {}",
+                    m.len(),
+                    m.iter()
+                        .map(|q| q.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )),
+                None => unreachable!("sizes checked above"),
+            }
+        }
+        other => Err(format!("unknown kind {other:?}")),
+    }
+}
+
+#[test]
+fn real_screenshots() {
+    let Some(files) = truth_files() else { return };
+    let mut failed = Vec::new();
+    println!("| file | result |");
+    println!("|---|---|");
+    for f in &files {
+        let name = f
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace(".truth.json", "");
+        match check(f) {
+            Ok(note) => println!("| {name} | ok: {note} |"),
+            Err(e) => {
+                let v: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+                let img =
+                    load_image(&f.parent().unwrap().join(v["image"].as_str().unwrap())).unwrap();
+                let g = llk::vision::grid::find_grid(&img, &Hints::default());
+                let g = g.map(|g| {
+                    format!(
+                        "{}x{} at ({:.1},{:.1}) pitch ({:.2},{:.2})",
+                        g.rows, g.cols, g.origin.0, g.origin.1, g.pitch.0, g.pitch.1
+                    )
+                });
+                println!("| {name} | FAIL: {e} (grid found: {g:?}) |");
+                failed.push(name);
+            }
+        }
+    }
+    println!(
+        "{} of {} files pass",
+        files.len() - failed.len(),
+        files.len()
+    );
+    assert!(failed.is_empty(), "failed: {failed:?}");
+}
