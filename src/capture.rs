@@ -87,7 +87,10 @@ impl FolderSource {
             .collect();
         paths.sort();
         if paths.is_empty() {
-            bail!("{}: no frame-*.png files (not a recorded session)", dir.display());
+            bail!(
+                "{}: no frame-*.png files (not a recorded session)",
+                dir.display()
+            );
         }
         Ok(FolderSource { paths, next: 0 })
     }
@@ -207,8 +210,7 @@ mod live {
                     title: t.clone(),
                 }),
                 [] => {
-                    let names: Vec<String> =
-                        titled.iter().map(|(_, t)| format!("{t:?}")).collect();
+                    let names: Vec<String> = titled.iter().map(|(_, t)| format!("{t:?}")).collect();
                     bail!(
                         "no window title contains {title:?}; windows: {}",
                         if names.is_empty() {
@@ -219,8 +221,7 @@ mod live {
                     )
                 }
                 many => {
-                    let names: Vec<String> =
-                        many.iter().map(|(_, t)| format!("{t:?}")).collect();
+                    let names: Vec<String> = many.iter().map(|(_, t)| format!("{t:?}")).collect();
                     bail!(
                         "{} windows match {title:?}: {}; give more of the title",
                         many.len(),
@@ -242,16 +243,13 @@ mod live {
             let y = self.window.y();
             let image = self.window.capture_image();
             match (x, y, image) {
-                (Ok(x), Ok(y), Ok(image)) if image.width() > 0 && image.height() > 0 => {
-                    Ok(Frame {
-                        image,
-                        origin: (x, y),
-                    })
-                }
-                (_, _, Ok(_)) => bail!("window {:?} has an empty client area", self.title),
-                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e).with_context(|| {
-                    format!("capturing window {:?} (was it closed?)", self.title)
+                (Ok(x), Ok(y), Ok(image)) if image.width() > 0 && image.height() > 0 => Ok(Frame {
+                    image,
+                    origin: (x, y),
                 }),
+                (_, _, Ok(_)) => bail!("window {:?} has an empty client area", self.title),
+                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e)
+                    .with_context(|| format!("capturing window {:?} (was it closed?)", self.title)),
             }
         }
     }

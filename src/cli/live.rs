@@ -172,7 +172,11 @@ pub fn game(args: GameArgs) -> Result<()> {
     let out = run(&config, &win)?;
     println!(
         "{}: {} pairs removed, {} clicks ({} illegal, {} outside the board), {} shuffles",
-        if out.cleared { "cleared" } else { out.reason.as_str() },
+        if out.cleared {
+            "cleared"
+        } else {
+            out.reason.as_str()
+        },
         out.stats.removed,
         out.stats.clicks,
         out.stats.illegal,
@@ -225,7 +229,10 @@ pub fn windows(args: WindowsArgs) -> Result<()> {
         }
     }
     if list.is_empty() && !args.json {
-        println!("no windows{}", if needle.is_empty() { "" } else { " match" });
+        println!(
+            "no windows{}",
+            if needle.is_empty() { "" } else { " match" }
+        );
     }
     Ok(())
 }

@@ -91,25 +91,49 @@ pub enum ShuffleReason {
 pub enum Event {
     /// A press of the left button at window pixel (x, y), and the board cell under it
     /// (`None`: outside the board, which a bot must never do).
-    Click { x: f32, y: f32, cell: Option<Pos> },
+    Click {
+        x: f32,
+        y: f32,
+        cell: Option<Pos>,
+    },
     /// A press while a removal was still animating: ignored.
-    Busy { cell: Option<Pos> },
+    Busy {
+        cell: Option<Pos>,
+    },
     /// A press on an empty or obstacle cell: drops the selection.
-    EmptyCell { cell: Pos },
-    Select { cell: Pos },
-    Deselect { cell: Pos },
+    EmptyCell {
+        cell: Pos,
+    },
+    Select {
+        cell: Pos,
+    },
+    Deselect {
+        cell: Pos,
+    },
     /// Two tiles that cannot be removed together; the second becomes the selection.
-    Illegal { a: Pos, b: Pos, reason: String },
+    Illegal {
+        a: Pos,
+        b: Pos,
+        reason: String,
+    },
     /// A legal pair: its link is shown until the removal.
-    Matched { link: Link },
+    Matched {
+        link: Link,
+    },
     /// The pair is gone and gravity has been applied; `board` is what is left.
-    Removed { a: Pos, b: Pos, board: Vec<String> },
+    Removed {
+        a: Pos,
+        b: Pos,
+        board: Vec<String>,
+    },
     Shuffle {
         reason: ShuffleReason,
         board: Vec<String>,
     },
     /// A reshuffle found no arrangement with a removable pair (tiny, blocked boards).
-    Stuck { board: Vec<String> },
+    Stuck {
+        board: Vec<String>,
+    },
     Cleared,
 }
 
@@ -159,8 +183,7 @@ impl Game {
             shuffle_every: config.shuffle_every,
             stats: Stats::default(),
         };
-        if removable_pairs(&game.board, &game.rules).is_empty() && !game.shuffle_until_movable()
-        {
+        if removable_pairs(&game.board, &game.rules).is_empty() && !game.shuffle_until_movable() {
             return Err(format!(
                 "no deal of a {}x{} board with {} types has a removable pair",
                 config.rows, config.cols, config.types
@@ -375,7 +398,11 @@ mod tests {
         assert!(matches!(ev.last(), Some(Event::Select { .. })));
         let ev = g.click(1.0, 1.0, at(1, 0), 10);
         assert!(ev.iter().any(|e| matches!(e, Event::Matched { .. })));
-        assert_eq!(g.board().tile_count(), 4, "still on show during the animation");
+        assert_eq!(
+            g.board().tile_count(),
+            4,
+            "still on show during the animation"
+        );
         let ev = g.click(1.0, 1.0, at(0, 1), 50);
         assert!(matches!(ev.last(), Some(Event::Busy { .. })));
         let ev = g.tick(110);
@@ -390,7 +417,11 @@ mod tests {
         g.click(0.0, 0.0, at(0, 0), 0);
         let ev = g.click(0.0, 0.0, at(0, 1), 0);
         assert!(matches!(ev.last(), Some(Event::Illegal { .. })));
-        assert_eq!(g.selected(), at(0, 1), "the second tile becomes the selection");
+        assert_eq!(
+            g.selected(),
+            at(0, 1),
+            "the second tile becomes the selection"
+        );
         assert_eq!(g.stats().illegal, 1);
         // Same picture, but walled in with the outside ring off.
         let mut g = Game::from_board(

@@ -75,19 +75,16 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome> {
     let grid = first.grid;
     let (w, h) = first.image.dimensions();
     let mut log = Log(match &win.log {
-        Some(p) => Some(BufWriter::new(
-            File::create(p).with_context(|| format!("creating the event log {}", p.display()))?,
-        )),
+        Some(p) => {
+            Some(BufWriter::new(File::create(p).with_context(|| {
+                format!("creating the event log {}", p.display())
+            })?))
+        }
         None => None,
     });
 
-    let mut window = Window::new(
-        &win.title,
-        w as usize,
-        h as usize,
-        WindowOptions::default(),
-    )
-    .with_context(|| format!("opening a {w}x{h} game window (is DISPLAY set?)"))?;
+    let mut window = Window::new(&win.title, w as usize, h as usize, WindowOptions::default())
+        .with_context(|| format!("opening a {w}x{h} game window (is DISPLAY set?)"))?;
     window.set_target_fps(60);
     if let Some((x, y)) = win.position {
         window.set_position(x as isize, y as isize);
@@ -147,7 +144,9 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome> {
                                 y as i32 + sign * win.move_by.1,
                             );
                             window.set_position(to.0 as isize, to.1 as isize);
-                            log.write(&json!({"event": "moved", "from": [x, y], "to": [to.0, to.1]}))?;
+                            log.write(
+                                &json!({"event": "moved", "from": [x, y], "to": [to.0, to.1]}),
+                            )?;
                         }
                     }
                 }
