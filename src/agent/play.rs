@@ -172,7 +172,22 @@ impl Player<'_> {
         t.wait = t
             .total
             .saturating_sub(t.capture + t.read + t.plan + t.click + t.record);
-        let mut summary = out?;
+        let mut summary = match out {
+            Ok(s) => s,
+            Err(e) => {
+                if let Some(rec) = run.p.recorder.as_deref_mut() {
+                    // Best effort: the error itself is what the caller must see.
+                    let _ = rec.entry(&Entry::End {
+                        reason: format!("error: {e:#}"),
+                        moves: 0,
+                        pairs_cleared: 0,
+                        timings: run.t,
+                    });
+                }
+                run.p.progress.abandon();
+                return Err(e);
+            }
+        };
         summary.timings = run.t;
         summary.retries = run.retries;
         summary.replans = run.replans;

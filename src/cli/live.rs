@@ -3,8 +3,13 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use llk::agent::pipeline::{Planner, Vision};
+use llk::agent::{replay_session, Brain, FirstPair, PlayOptions, SessionWriter, Stop, Summary};
 use llk::board::{Gravity, Rules};
+use llk::plan::Strategy;
 use llk::render::{Background, RenderSpec, Theme};
+use llk::vision::Hints;
+use std::path::Path;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -242,25 +247,421 @@ pub fn windows(_args: WindowsArgs) -> Result<()> {
     bail!("this llk was built without the `live` feature: cannot list windows")
 }
 
-#[derive(Args, Debug)]
-pub struct PlayArgs {}
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// The game window: part of its title (see `llk windows`).
+    #[arg(long)]
+    pub window: String,
+    /// The game's gravity: none, down, up, left, right, center-v, center-h.
+    #[arg(long, default_value = "none")]
+    pub gravity: Gravity,
+    /// The game does not let links run outside the board.
+    #[arg(long)]
+    pub no_outside: bool,
+    /// Planner: greedy, paper or search.
+    #[arg(long, default_value = "search")]
+    pub strategy: Strategy,
+    /// Search budget (boards expanded) per plan.
+    #[arg(long, default_value_t = 200_000)]
+    pub max_states: u64,
+    /// Board rows, when known (helps the first read).
+    #[arg(long)]
+    pub rows: Option<usize>,
+    /// Board columns, when known.
+    #[arg(long)]
+    pub cols: Option<usize>,
+    /// Stop after this many moves.
+    #[arg(long)]
+    pub max_moves: Option<usize>,
+    /// Stop after this many seconds.
+    #[arg(long, default_value_t = 600.0)]
+    pub timeout: f64,
+    /// Save every frame and decision in this folder (replay with `llk replay DIR`).
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+    /// Read and plan once, click nothing, write the annotated plan.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Where --dry-run writes the annotated plan.
+    #[arg(long, default_value = "llk-plan.png")]
+    pub annotate: PathBuf,
+    /// How long the mouse button is held, ms.
+    #[arg(long, default_value_t = 50)]
+    pub hold_ms: u64,
+    /// Pause after each click, ms.
+    #[arg(long, default_value_t = 50)]
+    pub gap_ms: u64,
+    /// How long a move may take to show on screen before the bot re-reads, ms.
+    #[arg(long, default_value_t = 3000)]
+    pub verify_ms: u64,
+    /// With no visible reaction after this long, clicks are taken as lost and retried, ms.
+    #[arg(long, default_value_t = 400)]
+    pub retry_ms: u64,
+}
 
-pub fn play(_args: PlayArgs) -> Result<()> {
-    bail!("not written yet")
+impl PlayArgs {
+    fn options(&self) -> Result<PlayOptions> {
+        if !(self.timeout.is_finite() && self.timeout > 0.0) {
+            bail!(
+                "--timeout {}: must be a positive number of seconds",
+                self.timeout
+            );
+        }
+        Ok(PlayOptions {
+            rules: Rules {
+                outside: !self.no_outside,
+                gravity: self.gravity,
+            },
+            max_moves: self.max_moves,
+            timeout: Duration::from_secs_f64(self.timeout),
+            verify_timeout: Duration::from_millis(self.verify_ms.max(1)),
+            retry_after: Duration::from_millis(self.retry_ms.max(1)),
+            dry_run: self.dry_run,
+            ..PlayOptions::default()
+        })
+    }
+}
+
+/// Writes the first reading and plan over its frame.
+fn write_annotated(summary: &Summary, path: &Path) -> Result<bool> {
+    use llk::render::annotate::{annotate, Annotation};
+    let Some((frame, seen, moves)) = &summary.first else {
+        return Ok(false);
+    };
+    let img = annotate(
+        &frame.image,
+        &Annotation {
+            grid: seen.grid,
+            board: seen.board.clone(),
+            unsure: seen.unsure.clone(),
+            links: moves.clone(),
+            numbered: true,
+        },
+    );
+    img.save(path)
+        .with_context(|| format!("writing the annotated plan {}", path.display()))?;
+    Ok(true)
+}
+
+/// Finds the window and plays it; shared by `llk play` and `llk demo`.
+#[cfg(feature = "live")]
+fn run_play(args: &PlayArgs) -> Result<Summary> {
+    use indicatif::{ProgressBar, ProgressStyle};
+    use llk::agent::{Entry, Player};
+    use llk::capture::WindowSource;
+    use llk::input::{Clicker, DryRun, MouseClicker};
+    let options = args.options()?;
+    let mut source = WindowSource::find(&args.window)?;
+    let mut planner = Planner {
+        strategy: args.strategy,
+        max_states: args.max_states,
+    };
+    let mut eyes = Vision {
+        hints: Hints {
+            rows: args.rows,
+            cols: args.cols,
+            ..Hints::default()
+        },
+    };
+    let mut recorder = match &args.record {
+        Some(dir) => {
+            let mut w = SessionWriter::create(dir)?;
+            w.entry(&Entry::Start {
+                rules: options.rules,
+                brain: planner.name(),
+                window: source.title().to_string(),
+                version: env!("CARGO_PKG_VERSION").to_string(),
+            })?;
+            Some(w)
+        }
+        None => None,
+    };
+    let mut dry = DryRun::default();
+    let mut mouse;
+    let clicker: &mut dyn Clicker = if args.dry_run {
+        &mut dry
+    } else {
+        mouse = MouseClicker::new(
+            Duration::from_millis(args.hold_ms),
+            Duration::from_millis(args.gap_ms),
+        )?;
+        &mut mouse
+    };
+    let progress = ProgressBar::new(0);
+    progress.set_style(
+        ProgressStyle::with_template("{spinner} {bar:30} {pos}/{len} pairs cleared {elapsed}")
+            .expect("a valid progress template"),
+    );
+    let mut player = Player {
+        source: &mut source,
+        clicker,
+        eyes: &mut eyes,
+        brain: &mut planner,
+        recorder: recorder.as_mut(),
+        progress,
+        options,
+    };
+    player.play()
+}
+
+#[cfg(not(feature = "live"))]
+fn run_play(_args: &PlayArgs) -> Result<Summary> {
+    bail!("this llk was built without the `live` feature: cannot play a window")
+}
+
+/// One line on how the session went and where its time went.
+fn report(s: &Summary) -> String {
+    let t = &s.timings;
+    let pct = |v: u64| 100.0 * v as f64 / t.total.max(1) as f64;
+    format!(
+        "{}: {} moves, {}/{} pairs cleared in {:.1} s ({:.2} pairs/s; {} retried clicks, {} re-plans); \
+         time: capture {:.0}%, read {:.0}%, plan {:.0}%, click {:.0}%, record {:.0}%, waiting for the game {:.0}%",
+        s.stop.word(),
+        s.moves,
+        s.pairs_cleared,
+        s.total_pairs,
+        t.total as f64 / 1e6,
+        s.pairs_per_second(),
+        s.retries,
+        s.replans,
+        pct(t.capture),
+        pct(t.read),
+        pct(t.plan),
+        pct(t.click),
+        pct(t.record),
+        pct(t.wait)
+    )
+}
+
+pub fn play(args: PlayArgs) -> Result<()> {
+    let summary = run_play(&args)?;
+    if args.dry_run {
+        if write_annotated(&summary, &args.annotate)? {
+            let n = summary.first.as_ref().map_or(0, |f| f.2.len());
+            println!(
+                "dry run: read the board and planned {n} moves; wrote {}",
+                args.annotate.display()
+            );
+        }
+        return Ok(());
+    }
+    println!("{}", report(&summary));
+    if let Some(dir) = &args.record {
+        println!(
+            "recorded the session in {} (check it with `llk replay {}`)",
+            dir.display(),
+            dir.display()
+        );
+    }
+    match summary.stop {
+        Stop::Cleared | Stop::MaxMoves | Stop::DryRun => Ok(()),
+        Stop::Timeout => bail!("timed out after {} s with tiles left", args.timeout),
+        Stop::Stuck(why) => bail!("stuck: {why}"),
+    }
 }
 
 #[derive(Args, Debug)]
-pub struct ReplayArgs {}
+pub struct ReplayArgs {
+    /// A folder written by `llk play --record`.
+    pub dir: PathBuf,
+    /// Print only mismatches and the summary.
+    #[arg(long)]
+    pub quiet: bool,
+}
 
-pub fn replay(_args: ReplayArgs) -> Result<()> {
-    bail!("not written yet")
+pub fn replay(args: ReplayArgs) -> Result<()> {
+    let entries = llk::agent::read_session(&args.dir)?;
+    let brain_name = entries
+        .iter()
+        .find_map(|e| match e {
+            llk::agent::Entry::Start { brain, .. } => Some(brain.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let mut first = FirstPair;
+    let mut planner;
+    let brain: &mut dyn Brain = if brain_name == first.name() {
+        &mut first
+    } else {
+        planner = Planner::from_name(&brain_name)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", args.dir.display()))?;
+        &mut planner
+    };
+    let checks = replay_session(&args.dir, &mut Vision::default(), brain)?;
+    let bad = checks.iter().filter(|c| !c.ok).count();
+    for c in &checks {
+        if !c.ok || !args.quiet {
+            println!(
+                "{} {}: {}",
+                if c.ok { "ok  " } else { "FAIL" },
+                c.step,
+                c.detail
+            );
+        }
+    }
+    println!(
+        "{}: {} of {} recorded decisions reproduced",
+        args.dir.display(),
+        checks.len() - bad,
+        checks.len()
+    );
+    if bad > 0 {
+        bail!("{bad} recorded decisions differ on replay");
+    }
+    Ok(())
 }
 
 #[derive(Args, Debug)]
-pub struct DemoArgs {}
+pub struct DemoArgs {
+    /// Where to write the recorded session, the game's log and the annotated first frame.
+    #[arg(long, default_value = "out/demo")]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 8)]
+    pub rows: usize,
+    #[arg(long, default_value_t = 12)]
+    pub cols: usize,
+    #[arg(long, default_value = "none")]
+    pub gravity: Gravity,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Give up after this many seconds.
+    #[arg(long, default_value_t = 180.0)]
+    pub timeout: f64,
+}
 
+/// Kills the child process on every path out of the demo.
+#[cfg(feature = "live")]
+struct ChildGuard(std::process::Child);
+
+#[cfg(feature = "live")]
+impl Drop for ChildGuard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[cfg(feature = "live")]
+pub fn demo(args: DemoArgs) -> Result<()> {
+    use std::time::Instant;
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let session = args.out.join("session");
+    if session.join(llk::agent::record::LOG_NAME).exists() {
+        // Our own output from an earlier demo: replace it.
+        std::fs::remove_dir_all(&session)
+            .with_context(|| format!("clearing the old session {}", session.display()))?;
+    }
+    let game_log = args.out.join("game.jsonl");
+    let title = format!("LLK demo {}", std::process::id());
+    let game = GameArgs {
+        rows: args.rows,
+        cols: args.cols,
+        types: 16,
+        gravity: args.gravity,
+        no_outside: false,
+        tile: (31, 35),
+        theme: Theme::Classic,
+        background: Background::Plain,
+        seed: args.seed,
+        animation_ms: 150,
+        shuffle_every: None,
+        move_every: None,
+        move_by: (0, 0),
+        position: Some((60, 60)),
+        title: title.clone(),
+        log: Some(game_log.clone()),
+        close_after_clear_ms: Some(1500),
+        timeout: Some(args.timeout + 30.0),
+    };
+    let exe = std::env::current_exe().context("finding this llk executable")?;
+    let child = std::process::Command::new(&exe)
+        .args(game.to_cli())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .with_context(|| format!("starting the game ({} game ...)", exe.display()))?;
+    let mut child = ChildGuard(child);
+    println!(
+        "demo: opened the practice game {:?} ({}x{}, gravity {})",
+        title, args.rows, args.cols, args.gravity
+    );
+    let t0 = Instant::now();
+    loop {
+        if let Some(status) = child.0.try_wait()? {
+            bail!("the game window exited before play began ({status})");
+        }
+        if llk::capture::WindowSource::find(&title).is_ok() {
+            break;
+        }
+        if t0.elapsed() > Duration::from_secs(15) {
+            bail!("the game window {title:?} did not appear within 15 s (is a window manager running?)");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Let the window manager finish placing and the game draw its first frame.
+    std::thread::sleep(Duration::from_millis(500));
+    let play = PlayArgs {
+        window: title,
+        gravity: args.gravity,
+        no_outside: false,
+        strategy: Strategy::Search,
+        max_states: 200_000,
+        rows: Some(args.rows),
+        cols: Some(args.cols),
+        max_moves: None,
+        timeout: args.timeout,
+        record: Some(session.clone()),
+        dry_run: false,
+        annotate: args.out.join("first-frame.png"),
+        hold_ms: 50,
+        gap_ms: 50,
+        verify_ms: 3000,
+        retry_ms: 400,
+    };
+    let summary = run_play(&play)?;
+    println!("{}", report(&summary));
+    let annotated = play.annotate.clone();
+    let wrote = write_annotated(&summary, &annotated)?;
+    // The game closes itself 1.5 s after the "cleared" screen; wait for its final log line.
+    let t1 = Instant::now();
+    while child.0.try_wait()?.is_none() && t1.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(child);
+    if let Ok(log) = llk::game::read_log(&game_log) {
+        if let Ok((cleared, stats, _)) = llk::game::verdict(&log) {
+            println!(
+                "game log: {} — {} pairs removed, {} clicks, {} illegal, {} outside the board",
+                if cleared { "cleared" } else { "not cleared" },
+                stats.removed,
+                stats.clicks,
+                stats.illegal,
+                stats.outside
+            );
+        }
+    }
+    println!(
+        "demo: wrote {} (replay it with `llk replay {}`)",
+        session.display(),
+        session.display()
+    );
+    if wrote {
+        println!(
+            "demo: wrote {} (the first frame, read and planned)",
+            annotated.display()
+        );
+    }
+    println!(
+        "demo: wrote {} (the game's own event log)",
+        game_log.display()
+    );
+    match summary.stop {
+        Stop::Cleared => Ok(()),
+        other => bail!("the bot did not clear the game: {}", other.word()),
+    }
+}
+
+#[cfg(not(feature = "live"))]
 pub fn demo(_args: DemoArgs) -> Result<()> {
-    let _ = PathBuf::new();
-    let _ = Context::context(Ok::<(), anyhow::Error>(()), "");
-    bail!("not written yet")
+    bail!("this llk was built without the `live` feature: no demo")
 }

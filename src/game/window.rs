@@ -7,8 +7,8 @@
 
 use super::logic::{Event, Game, GameConfig, Stats};
 use crate::board::Board;
-use crate::geometry::Grid;
-use crate::render::{font, RenderSpec, Renderer};
+use crate::render::background::STATUS_H;
+use crate::render::{font, paint, RenderSpec, Renderer};
 use anyhow::{bail, Context, Result};
 use minifb::{Key, MouseButton, MouseMode, Window, WindowOptions};
 use serde::Serialize;
@@ -155,7 +155,7 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome> {
         }
         dirty |= !events.is_empty();
         if dirty {
-            buffer = frame_buffer(&mut renderer, &game, grid);
+            buffer = frame_buffer(&mut renderer, &game, &win.spec);
             dirty = false;
         }
         window
@@ -174,21 +174,24 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome> {
 }
 
 /// The window's pixels as minifb wants them (0RGB per u32): the board with its selection and
-/// link, or the "cleared" screen.
-fn frame_buffer(renderer: &mut Renderer, game: &Game, grid: Grid) -> Vec<u32> {
+/// link, and once cleared a "Cleared!" banner in the status bar — kept off the board so the
+/// bot (and any reader) sees a plainly empty board rather than text over the cells.
+fn frame_buffer(renderer: &mut Renderer, game: &Game, spec: &RenderSpec) -> Vec<u32> {
     let selected: Vec<_> = game.selected().into_iter().collect();
     let links: Vec<_> = game.showing().cloned().into_iter().collect();
     let mut img = renderer.draw(game.board(), &selected, &links).image;
     if game.is_cleared() {
-        let (x, y, bw, bh) = grid.bounds();
-        let px = (bh / 4.0).clamp(16.0, 64.0);
+        let (w, h) = (img.width() as f32, img.height() as f32);
+        let bar = (STATUS_H as f32 * spec.scale).min(h);
+        let style = spec.theme.style();
+        paint::fill_rect(&mut img, 0.0, h - bar, w, h, style.highlight, 1.0);
         font::draw_centred(
             &mut img,
             "Cleared!",
-            x + bw / 2.0,
-            y + bh / 2.0,
-            px,
-            [255.0, 230.0, 60.0],
+            w / 2.0,
+            h - bar / 2.0,
+            bar * 0.8,
+            style.chrome_text,
         );
     }
     img.pixels()
