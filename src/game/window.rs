@@ -106,6 +106,7 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome> {
     let mut was_down = false;
     let mut cleared_at: Option<Instant> = None;
     let mut moves_done = 0u32;
+    let mut home: Option<(i32, i32)> = None;
     let mut dirty = true;
     let mut buffer: Vec<u32> = Vec::new();
     let reason = loop {
@@ -137,12 +138,16 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome> {
                     if let Some(n) = win.move_every {
                         if game.stats().removed % n == 0 {
                             moves_done += 1;
-                            let sign = if moves_done % 2 == 1 { 1 } else { -1 };
+                            // Alternate between two fixed spots: stepping from
+                            // get_position() drifts, because under a window manager it
+                            // reports the client area while set_position places the frame.
                             let (x, y) = window.get_position();
-                            let to = (
-                                x as i32 + sign * win.move_by.0,
-                                y as i32 + sign * win.move_by.1,
-                            );
+                            let (hx, hy) = *home.get_or_insert((x as i32, y as i32));
+                            let to = if moves_done % 2 == 1 {
+                                (hx + win.move_by.0, hy + win.move_by.1)
+                            } else {
+                                (hx, hy)
+                            };
                             window.set_position(to.0 as isize, to.1 as isize);
                             log.write(
                                 &json!({"event": "moved", "from": [x, y], "to": [to.0, to.1]}),
