@@ -86,5 +86,13 @@ fn a_tampered_recording_fails_replay() {
     let mut brain = brain_for(&tmp);
     let checks = replay_session(&tmp, &mut Vision::default(), brain.as_mut()).unwrap();
     assert!(checks.iter().any(|c| !c.ok && c.step.starts_with("plan")));
+    // The command line says so and exits non-zero.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_llk"))
+        .args(["replay", "--quiet"])
+        .arg(&tmp)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("FAIL plan"));
     let _ = std::fs::remove_dir_all(&tmp);
 }

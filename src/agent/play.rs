@@ -20,6 +20,10 @@ use indicatif::ProgressBar;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+/// How long a board other than the predicted one must read the same before the loop
+/// re-plans from it.
+const STEADY: Duration = Duration::from_millis(120);
+
 /// How the loop plays.
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
@@ -488,7 +492,7 @@ impl Run<'_, '_> {
                 clicks,
             })?;
             let clicked = Instant::now();
-            let mut last: Option<Board> = None;
+            let mut last: Option<(Board, Instant)> = None;
             let mut retry: Option<Vec<Pos>> = None;
             while clicked.elapsed() < opts.verify_timeout {
                 sleep(opts.poll);
@@ -514,7 +518,18 @@ impl Run<'_, '_> {
                     }
                     if seen.board.tile_count() < board.tile_count() {
                         removed_seen = true;
-                        if last.as_ref() == Some(&seen.board) {
+                        // Another board than predicted: believe it only once it has held
+                        // still for a while (a link drawn over tiles can misread twice).
+                        let steady = match &last {
+                            Some((b, since)) if *b == seen.board => {
+                                since.elapsed() >= STEADY && seen.board.check_even().is_ok()
+                            }
+                            _ => {
+                                last = Some((seen.board.clone(), Instant::now()));
+                                false
+                            }
+                        };
+                        if steady {
                             self.record(&Entry::Verify {
                                 n,
                                 frame: index,
@@ -529,7 +544,6 @@ impl Run<'_, '_> {
                                 seen,
                             }));
                         }
-                        last = Some(seen.board.clone());
                     } else {
                         last = None;
                     }
