@@ -158,6 +158,80 @@ fn run_case(case: &Case, dir: &Path) -> Result<String, String> {
     Ok(verdict)
 }
 
+/// Starts a game and the bot, moves the mouse away mid-game as a person would, and expects
+/// the bot to stop at once saying why, with the game not cleared.
+fn user_takes_control(dir: &Path) -> Result<String, String> {
+    use enigo::{Coordinate, Enigo, Mouse, Settings};
+    let title = format!("LLK e2e control {}", std::process::id());
+    let log = dir.join("control.jsonl");
+    let mut game = Guard(
+        command(&[
+            "game".into(),
+            format!("--title={title}"),
+            format!("--log={}", log.display()),
+            "--position=40,40".into(),
+            "--timeout=60".into(),
+        ])
+        .stdout(Stdio::null())
+        .spawn()
+        .map_err(|e| e.to_string())?,
+        "the game",
+    );
+    let t0 = Instant::now();
+    while !String::from_utf8_lossy(
+        &command(&["windows".into(), title.clone()])
+            .output()
+            .map_err(|e| e.to_string())?
+            .stdout,
+    )
+    .contains(&title)
+    {
+        if t0.elapsed() > Duration::from_secs(15) {
+            return Err("the game window never appeared".into());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    let mut play = Guard(
+        command(&[
+            "play".into(),
+            format!("--window={title}"),
+            "--rows=8".into(),
+            "--cols=12".into(),
+            "--timeout=40".into(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?,
+        "llk play",
+    );
+    std::thread::sleep(Duration::from_millis(2500));
+    let mut enigo = Enigo::new(&Settings::default()).map_err(|e| e.to_string())?;
+    enigo
+        .move_mouse(5, 5, Coordinate::Abs)
+        .map_err(|e| e.to_string())?;
+    let moved = Instant::now();
+    let status = wait_for(&mut play, Duration::from_secs(10))?;
+    let stopped_after = moved.elapsed();
+    let out = play.0.wait_with_output_ref();
+    let _ = game.0.kill();
+    let _ = wait_for(&mut game, Duration::from_secs(5));
+    if status.success() || !out.contains("user took control") {
+        return Err(format!(
+            "expected a stop with \"user took control\", got {status}: {out}"
+        ));
+    }
+    if stopped_after > Duration::from_secs(2) {
+        return Err(format!("the bot took {stopped_after:?} to stop"));
+    }
+    Ok(format!(
+        "user-takes-control: the bot stopped {:.0} ms after the mouse moved: {}",
+        stopped_after.as_secs_f64() * 1000.0,
+        out.trim()
+    ))
+}
+
 /// Reads what a finished child printed.
 trait OutputRef {
     fn wait_with_output_ref(&mut self) -> String;
@@ -224,6 +298,13 @@ fn bot_clears_the_bundled_game_live() {
                 eprintln!("FAILED {}: {e}", case.name);
                 failures.push(format!("{}: {e}", case.name));
             }
+        }
+    }
+    match user_takes_control(&dir) {
+        Ok(v) => eprintln!("ok {v}"),
+        Err(e) => {
+            eprintln!("FAILED user-takes-control: {e}");
+            failures.push(format!("user-takes-control: {e}"));
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
