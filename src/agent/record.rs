@@ -150,10 +150,7 @@ impl SessionWriter {
             _ => {
                 let file = format!("frame-{index:05}.png");
                 let path = self.dir.join(&file);
-                frame
-                    .image
-                    .save(&path)
-                    .with_context(|| format!("saving {}", path.display()))?;
+                save_png(&frame.image, &path)?;
                 self.last = Some((hash, file.clone()));
                 file
             }
@@ -174,6 +171,26 @@ impl SessionWriter {
         self.log.flush().context("writing the session log")?;
         Ok(())
     }
+}
+
+/// Saves a frame as a maximally compressed PNG: recordings are committed as fixtures, and
+/// screen captures of flat game art compress far better at the highest level.
+fn save_png(img: &image::RgbaImage, path: &Path) -> Result<()> {
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    use image::ImageEncoder;
+    let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    PngEncoder::new_with_quality(
+        BufWriter::new(file),
+        CompressionType::Best,
+        FilterType::Adaptive,
+    )
+    .write_image(
+        img.as_raw(),
+        img.width(),
+        img.height(),
+        image::ExtendedColorType::Rgba8,
+    )
+    .with_context(|| format!("saving {}", path.display()))
 }
 
 /// Reads a session log back, with a one-line error naming the bad line.
