@@ -53,11 +53,13 @@ mod live {
     use anyhow::{anyhow, bail, Result};
     use enigo::{Button, Coordinate, Direction, Enigo, Mouse, Settings};
     use std::thread::sleep;
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
-    /// The real mouse. Holds the button `hold` and waits `gap` after releasing, because
-    /// games that poll input once per frame miss enigo's 12 ms click (LIVE-TESTING.md);
-    /// before moving it checks the pointer is where it was left ("user took control").
+    /// The real mouse. Holds the button `hold` and leaves at least `gap` between a release
+    /// and the next press, because games that poll input once per frame miss enigo's 12 ms
+    /// click (LIVE-TESTING.md). The gap is waited lazily, before the next press, so time
+    /// the bot spends polling the screen counts toward it. Before moving it checks the
+    /// pointer is where it was left ("user took control").
     pub struct MouseClicker {
         enigo: Enigo,
         pub hold: Duration,
@@ -65,6 +67,7 @@ mod live {
         /// Pixels the pointer may drift before the user is deemed to have taken over.
         pub tolerance: i32,
         left_at: Option<(i32, i32)>,
+        released: Option<Instant>,
     }
 
     impl MouseClicker {
@@ -78,6 +81,7 @@ mod live {
                 gap,
                 tolerance: 3,
                 left_at: None,
+                released: None,
             })
         }
 
@@ -106,6 +110,11 @@ mod live {
     impl Clicker for MouseClicker {
         fn click(&mut self, x: i32, y: i32) -> Result<()> {
             self.check_control()?;
+            if let Some(t) = self.released {
+                if let Some(rest) = self.gap.checked_sub(t.elapsed()) {
+                    sleep(rest);
+                }
+            }
             let e = |e: enigo::InputError| anyhow!("clicking at ({x}, {y}): {e}");
             self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(e)?;
             self.left_at = Some((x, y));
@@ -116,7 +125,7 @@ mod live {
             self.enigo
                 .button(Button::Left, Direction::Release)
                 .map_err(e)?;
-            sleep(self.gap);
+            self.released = Some(Instant::now());
             Ok(())
         }
     }
