@@ -5,6 +5,7 @@
 //! [`verify`] holds the pixel checks that tell a lost click from a slow game; [`record`] and
 //! [`replay`] save a session and re-check every decision in it offline.
 
+pub mod pipeline;
 pub mod play;
 pub mod record;
 pub mod replay;

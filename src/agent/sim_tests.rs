@@ -40,7 +40,7 @@ impl Sim {
     fn maybe_move(&mut self) {
         let removed = self.game.stats().removed;
         if let Some(n) = self.move_every {
-            if removed > 0 && removed % n == 0 && self.moved_at != removed {
+            if removed > 0 && removed.is_multiple_of(n) && self.moved_at != removed {
                 self.moved_at = removed;
                 self.origin.0 += 37;
                 self.origin.1 -= 11;
@@ -71,7 +71,7 @@ impl Clicker for Shared {
     fn click(&mut self, x: i32, y: i32) -> anyhow::Result<()> {
         let mut s = self.0.borrow_mut();
         s.clicks += 1;
-        if s.lose_every.is_some_and(|k| s.clicks % k == 0) {
+        if s.lose_every.is_some_and(|k| s.clicks.is_multiple_of(k)) {
             return Ok(());
         }
         let (wx, wy) = ((x - s.origin.0) as f32 + 0.5, (y - s.origin.1) as f32 + 0.5);

@@ -56,7 +56,7 @@ impl GameConfig {
                 self.rows, self.cols
             ));
         }
-        if (self.rows * self.cols) % 2 != 0 {
+        if !(self.rows * self.cols).is_multiple_of(2) {
             return Err(format!(
                 "board {}x{} has {} cells, an odd number: tiles come in pairs",
                 self.rows,
@@ -317,7 +317,7 @@ impl Game {
         }
         let forced = self
             .shuffle_every
-            .is_some_and(|n| self.stats.removed % n == 0);
+            .is_some_and(|n| self.stats.removed.is_multiple_of(n));
         let stuck = removable_pairs(&self.board, &self.rules).is_empty();
         if forced || stuck {
             let reason = if stuck {

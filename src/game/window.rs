@@ -136,14 +136,14 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome> {
                 Event::Cleared => cleared_at = Some(Instant::now()),
                 Event::Removed { .. } => {
                     if let Some(n) = win.move_every {
-                        if game.stats().removed % n == 0 {
+                        if game.stats().removed.is_multiple_of(n) {
                             moves_done += 1;
                             // Alternate between two fixed spots: stepping from
                             // get_position() drifts, because under a window manager it
                             // reports the client area while set_position places the frame.
                             let (x, y) = window.get_position();
                             let (hx, hy) = *home.get_or_insert((x as i32, y as i32));
-                            let to = if moves_done % 2 == 1 {
+                            let to = if !moves_done.is_multiple_of(2) {
                                 (hx + win.move_by.0, hy + win.move_by.1)
                             } else {
                                 (hx, hy)
