@@ -5,7 +5,7 @@
 # optional), and a virtual X display with an EWMH window manager (xcap finds no window
 # without one) for machines that have no screen.
 LLK_PACKAGES="pkg-config gcc libclang-dev libpipewire-0.3-dev libegl-dev libgbm-dev libxcb1-dev
-  libx11-dev libxkbcommon-dev libwayland-dev libdbus-1-dev xvfb xauth openbox x11-utils"
+  libx11-dev libxkbcommon-dev libwayland-dev xvfb xauth openbox x11-utils"
 
 llk_install() {
     local missing=()

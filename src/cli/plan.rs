@@ -1,29 +1,402 @@
-//! (being written)
+//! `llk plan`, `llk pairs`, `llk generate` and `llk bench plan`: the planner from the
+//! command line, on boards given as text files.
 
-#[derive(clap::Args, Debug)]
-pub struct PlanArgs {}
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use llk::board::{removable_pairs, Board, Gravity, Link, Rules};
+use llk::plan::{generate as gen_board, plan as run_plan, GenSpec, Outcome, PlanOptions, Strategy};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
 
-pub fn plan(_args: PlanArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not written yet")
+/// The game settings shared by `plan` and `pairs`.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct RuleArgs {
+    /// How tiles slide after each removal: none, down, up, left, right, center-v
+    /// (columns close toward the middle row), center-h (rows close toward the middle column).
+    #[arg(long, default_value = "none")]
+    pub gravity: Gravity,
+    /// Links may not run through the ring of cells just outside the board.
+    #[arg(long)]
+    pub no_outside: bool,
 }
 
-#[derive(clap::Args, Debug)]
-pub struct PairsArgs {}
-
-pub fn pairs(_args: PairsArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not written yet")
+impl RuleArgs {
+    fn rules(self) -> Rules {
+        Rules {
+            outside: !self.no_outside,
+            gravity: self.gravity,
+        }
+    }
 }
 
-#[derive(clap::Args, Debug)]
-pub struct GenerateArgs {}
-
-pub fn generate(_args: GenerateArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not written yet")
+#[derive(Args, Debug)]
+pub struct PlanArgs {
+    /// Board text file: one line per row, '.' empty, '#' obstacle, any other printable
+    /// ASCII char a tile type (equal chars = same picture).
+    pub board: PathBuf,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// greedy (first removable pair in reading order), paper (least F(A,B), no
+    /// backtracking) or search (heuristic depth-first search with backtracking: clears
+    /// every solvable board, proves the others unsolvable).
+    #[arg(long, default_value = "search")]
+    pub strategy: Strategy,
+    /// Search budget: boards expanded before giving up.
+    #[arg(long, default_value_t = PlanOptions::default().max_states)]
+    pub max_states: u64,
+    /// Search budget: milliseconds before giving up.
+    #[arg(long, default_value_t = 2000)]
+    pub max_ms: u64,
+    /// Print one JSON object {"solved", "outcome", "moves": [{"a", "b", "path"}], "states",
+    /// "micros"} with 0-based [row, col] pairs; ring cells are -1 or rows/cols.
+    #[arg(long)]
+    pub json: bool,
 }
 
-#[derive(clap::Args, Debug)]
-pub struct BenchArgs {}
+/// Reads and checks a board file; every failure names the file.
+fn read_board(path: &Path, need_even: bool) -> Result<Board> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| anyhow!("{name}: cannot read: {e}"))?;
+    let board = Board::parse(&text).map_err(|e| anyhow!("{name}: {e}"))?;
+    if need_even {
+        board.check_even().map_err(|e| anyhow!("{name}: {e}"))?;
+    }
+    Ok(board)
+}
 
-pub fn bench(_args: BenchArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not written yet")
+fn cell_json(row: i64, col: i64) -> serde_json::Value {
+    json!([row, col])
+}
+
+fn link_json(l: &Link) -> serde_json::Value {
+    json!({
+        "a": cell_json(l.a.row as i64, l.a.col as i64),
+        "b": cell_json(l.b.row as i64, l.b.col as i64),
+        "path": l.path.iter().map(|p| cell_json(p.row as i64, p.col as i64)).collect::<Vec<_>>(),
+    })
+}
+
+/// One move as text: the type, both cells and the corners in between.
+fn link_text(board: &Board, l: &Link) -> String {
+    let via: Vec<String> = l.path[1..l.path.len() - 1]
+        .iter()
+        .map(|p| format!("({},{})", p.row, p.col))
+        .collect();
+    let via = if via.is_empty() {
+        "straight".to_string()
+    } else {
+        format!("via {}", via.join(" "))
+    };
+    format!("{} {}-{} {via}", board.get(l.a).to_char(), l.a, l.b)
+}
+
+pub fn plan(args: PlanArgs) -> Result<()> {
+    let board = read_board(&args.board, true)?;
+    let rules = args.rules.rules();
+    let opts = PlanOptions {
+        strategy: args.strategy,
+        max_states: args.max_states,
+        max_time: Some(Duration::from_millis(args.max_ms)),
+    };
+    let p = run_plan(&board, &rules, &opts);
+    if args.json {
+        let out = json!({
+            "solved": p.solved(),
+            "outcome": p.outcome.name(),
+            "moves": p.moves.iter().map(link_json).collect::<Vec<_>>(),
+            "states": p.states,
+            "micros": p.micros,
+        });
+        println!("{out}");
+        return Ok(());
+    }
+    let mut b = board.clone();
+    for (i, m) in p.moves.iter().enumerate() {
+        println!("{:3}. {}", i + 1, link_text(&b, m));
+        b.remove_pair(m.a, m.b, rules.gravity);
+    }
+    let what = match p.outcome {
+        Outcome::Cleared => format!("cleared in {} moves", p.moves.len()),
+        Outcome::Stuck => format!(
+            "stuck after {} moves with {} tiles left (no removable pair)",
+            p.moves.len(),
+            b.tile_count()
+        ),
+        Outcome::Unsolvable => "unsolvable: no order of removals clears this board".into(),
+        Outcome::GaveUp => "gave up: the search budget ran out (try --max-states/--max-ms)".into(),
+    };
+    println!(
+        "{what} ({} strategy, {} states, {} µs)",
+        args.strategy, p.states, p.micros
+    );
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct PairsArgs {
+    /// Board text file (same format as for `llk plan`).
+    pub board: PathBuf,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Print a JSON array of {"a", "b", "path"} objects instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn pairs(args: PairsArgs) -> Result<()> {
+    let board = read_board(&args.board, true)?;
+    let pairs = removable_pairs(&board, &args.rules.rules());
+    if args.json {
+        println!(
+            "{}",
+            serde_json::Value::Array(pairs.iter().map(link_json).collect())
+        );
+        return Ok(());
+    }
+    for l in &pairs {
+        println!("{}", link_text(&board, l));
+    }
+    println!("{} removable pairs", pairs.len());
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    #[arg(long, default_value_t = 8)]
+    pub rows: usize,
+    #[arg(long, default_value_t = 12)]
+    pub cols: usize,
+    /// Number of tile types; default: as many as fit with the obstacles.
+    #[arg(long)]
+    pub types: Option<usize>,
+    /// Tiles of each type (even).
+    #[arg(long, default_value_t = 4)]
+    pub copies: usize,
+    /// Obstacles scattered over the board.
+    #[arg(long, default_value_t = 0)]
+    pub obstacles: usize,
+    /// Seed: the same numbers always give the same board.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Write the board to this file instead of printing it.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
+
+pub fn generate(args: GenerateArgs) -> Result<()> {
+    let cells = args.rows * args.cols;
+    let types = args.types.unwrap_or_else(|| {
+        cells
+            .saturating_sub(args.obstacles)
+            .checked_div(args.copies)
+            .unwrap_or(0)
+    });
+    let spec = GenSpec {
+        rows: args.rows,
+        cols: args.cols,
+        types,
+        copies: args.copies,
+        obstacles: args.obstacles,
+        seed: args.seed,
+    };
+    let board = gen_board(&spec).map_err(|e| anyhow!("{e}"))?;
+    match &args.output {
+        Some(path) => std::fs::write(path, board.to_text() + "\n")
+            .map_err(|e| anyhow!("{}: cannot write: {e}", path.display()))?,
+        None => println!("{board}"),
+    }
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Random boards per size and gravity mode.
+    #[arg(long, default_value_t = 1000)]
+    pub boards: usize,
+    /// Board sizes ROWSxCOLS (repeat or comma-separate); default the QQ sizes.
+    #[arg(long, value_delimiter = ',', default_value = "8x12,10x14,11x19", value_parser = parse_size)]
+    pub size: Vec<(usize, usize)>,
+    /// Gravity modes to run (repeat or comma-separate); default all seven.
+    #[arg(long, value_delimiter = ',', default_values = ["none", "down", "up", "left", "right", "center-v", "center-h"])]
+    pub gravity: Vec<Gravity>,
+    /// Strategies to compare (repeat or comma-separate).
+    #[arg(long, value_delimiter = ',', default_values = ["greedy", "paper", "search"])]
+    pub strategy: Vec<Strategy>,
+    /// Tiles per type; boards hold as many types as fit.
+    #[arg(long, default_value_t = 4)]
+    pub copies: usize,
+    /// Seed of the first board (board i uses seed + i).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Links may not run through the ring outside the board.
+    #[arg(long)]
+    pub no_outside: bool,
+    /// Search budget per board, in boards expanded (deterministic, unlike a time limit on a
+    /// shared machine). Lower than `llk plan`'s default so the full table finishes in
+    /// minutes; boards that run out count as "gave up".
+    #[arg(long, default_value_t = 20_000)]
+    pub max_states: u64,
+    /// Search budget per board, in milliseconds.
+    #[arg(long, default_value_t = 2000)]
+    pub max_ms: u64,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+fn parse_size(s: &str) -> Result<(usize, usize), String> {
+    let (r, c) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{s:?}: expected ROWSxCOLS, e.g. 11x19"))?;
+    let r = r
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?}: rows is not a number"))?;
+    let c = c
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?}: cols is not a number"))?;
+    Ok((r, c))
+}
+
+/// What one strategy did on one board.
+#[derive(Clone, Copy)]
+struct Run {
+    outcome: Outcome,
+    micros: u64,
+    states: u64,
+}
+
+/// The value at quantile `q` (nearest rank) of sorted data.
+fn quantile(sorted: &[u64], q: f64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+pub fn bench(args: BenchArgs) -> Result<()> {
+    if args.boards == 0 {
+        bail!("--boards must be at least 1");
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let opts = |strategy| PlanOptions {
+        strategy,
+        max_states: args.max_states,
+        max_time: Some(Duration::from_millis(args.max_ms)),
+    };
+    for &(rows, cols) in &args.size {
+        gen_board(&GenSpec::full(rows, cols, args.copies, 0))
+            .map_err(|e| anyhow!("--size {rows}x{cols}: {e}"))?;
+    }
+    let combos: Vec<((usize, usize), Gravity)> = args
+        .size
+        .iter()
+        .flat_map(|&s| args.gravity.iter().map(move |&g| (s, g)))
+        .collect();
+    let bar = indicatif::ProgressBar::new((combos.len() * args.boards) as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} boards, {elapsed} ({eta} left)",
+        )
+        .context("progress bar template")?,
+    );
+    println!(
+        "{} random boards per row, {} copies per type, outside ring {}, {threads} threads, \
+         search budget {} states / {} ms",
+        args.boards,
+        args.copies,
+        if args.no_outside { "off" } else { "on" },
+        args.max_states,
+        args.max_ms
+    );
+    println!(
+        "| size | gravity | strategy | cleared | stuck (of solvable) | unsolvable | gave up | median ms | p99 ms | max ms | p99 ms cleared | mean states | max states |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for ((rows, cols), gravity) in combos {
+        let rules = Rules {
+            outside: !args.no_outside,
+            gravity,
+        };
+        // runs[board][strategy]
+        let runs: Mutex<Vec<Vec<Run>>> = Mutex::new(vec![Vec::new(); args.boards]);
+        let next = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= args.boards {
+                        break;
+                    }
+                    let spec = GenSpec::full(rows, cols, args.copies, args.seed + i as u64);
+                    let board = gen_board(&spec).expect("size checked above");
+                    let r: Vec<Run> = args
+                        .strategy
+                        .iter()
+                        .map(|&st| {
+                            let p = run_plan(&board, &rules, &opts(st));
+                            Run {
+                                outcome: p.outcome,
+                                micros: p.micros,
+                                states: p.states,
+                            }
+                        })
+                        .collect();
+                    runs.lock().expect("no worker panics")[i] = r;
+                    bar.inc(1);
+                });
+            }
+        });
+        let runs = runs.into_inner().expect("no worker panics");
+        // A board is known solvable when any strategy cleared it.
+        let solvable: Vec<bool> = runs
+            .iter()
+            .map(|r| r.iter().any(|x| x.outcome == Outcome::Cleared))
+            .collect();
+        let n_solvable = solvable.iter().filter(|&&s| s).count();
+        for (k, strategy) in args.strategy.iter().enumerate() {
+            let col: Vec<Run> = runs.iter().map(|r| r[k]).collect();
+            let count = |o: Outcome| col.iter().filter(|x| x.outcome == o).count();
+            let stuck_solvable = col
+                .iter()
+                .zip(&solvable)
+                .filter(|(x, &s)| s && x.outcome != Outcome::Cleared)
+                .count();
+            let mut times: Vec<u64> = col.iter().map(|x| x.micros).collect();
+            times.sort_unstable();
+            let states: Vec<u64> = col.iter().map(|x| x.states).collect();
+            let mut cleared_times: Vec<u64> = col
+                .iter()
+                .filter(|x| x.outcome == Outcome::Cleared)
+                .map(|x| x.micros)
+                .collect();
+            cleared_times.sort_unstable();
+            let pct = |n: usize| 100.0 * n as f64 / args.boards as f64;
+            bar.suspend(|| {
+                println!(
+                    "| {rows}×{cols} | {gravity} | {strategy} | {:.1} % | {} ({stuck_solvable}/{n_solvable}) | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.0} | {} |",
+                    pct(count(Outcome::Cleared)),
+                    count(Outcome::Stuck),
+                    count(Outcome::Unsolvable),
+                    count(Outcome::GaveUp),
+                    quantile(&times, 0.5) as f64 / 1000.0,
+                    quantile(&times, 0.99) as f64 / 1000.0,
+                    times.last().copied().unwrap_or(0) as f64 / 1000.0,
+                    quantile(&cleared_times, 0.99) as f64 / 1000.0,
+                    states.iter().sum::<u64>() as f64 / states.len() as f64,
+                    states.iter().max().copied().unwrap_or(0),
+                );
+            });
+        }
+    }
+    bar.finish_and_clear();
+    Ok(())
 }

@@ -1,1 +1,18 @@
-//! (being written)
+//! Puzzles beyond Lianliankan on one small search API, so the bot can take on whatever a
+//! user points it at.
+//!
+//! - [`search`]: single-agent puzzles — a [`search::Problem`] states its actions, their
+//!   results, the goal test, step costs and an optional heuristic; BFS, Dijkstra and A*
+//!   (from the `pathfinding` crate) solve any of them. [`maze`] and [`river`] are built on it.
+//! - [`adversarial`]: two-player games — a [`adversarial::Game`] states its moves, their
+//!   results, when it is over and a heuristic; minimax, alpha-beta and negamax play any of
+//!   them. [`ttt`] (tic-tac-toe) and [`c4`] (connect four) are built on it.
+//! - [`play`]: a terminal game loop over any game, generic over the input and output streams.
+
+pub mod adversarial;
+pub mod c4;
+pub mod maze;
+pub mod play;
+pub mod river;
+pub mod search;
+pub mod ttt;

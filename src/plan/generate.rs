@@ -1,0 +1,152 @@
+//! Random boards for tests, benchmarks and the practice game.
+//!
+//! Reproducible from the seed (ChaCha8, whose stream is fixed by its spec and does not
+//! change between `rand` versions), so a failing board in a test or a benchmark can be
+//! regenerated from the numbers printed with it.
+
+use crate::board::{type_char, Board, Cell, Pos, TYPE_ALPHABET};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// What to generate: `types × copies` tiles and `obstacles` obstacles scattered at random
+/// over a `rows × cols` board; the remaining cells are empty.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct GenSpec {
+    pub rows: usize,
+    pub cols: usize,
+    /// Number of tile types (named `A`, `B`, … as in [`TYPE_ALPHABET`]).
+    pub types: usize,
+    /// Tiles of each type; must be even, or the board could never be cleared.
+    pub copies: usize,
+    pub obstacles: usize,
+    pub seed: u64,
+}
+
+impl GenSpec {
+    /// The spec of a board of this size filled with as many types as fit (the last
+    /// `rows × cols mod copies` cells stay empty) — the benchmark's QQ boards.
+    pub fn full(rows: usize, cols: usize, copies: usize, seed: u64) -> GenSpec {
+        GenSpec {
+            rows,
+            cols,
+            types: (rows * cols).checked_div(copies).unwrap_or(0),
+            copies,
+            obstacles: 0,
+            seed,
+        }
+    }
+}
+
+/// A random board following `spec`. Errors (one line, naming the numbers) when the copies
+/// are odd or zero, when there are more types than chars to name them, or when the tiles
+/// and obstacles do not fit on the board.
+pub fn generate(spec: &GenSpec) -> Result<Board, String> {
+    let &GenSpec {
+        rows,
+        cols,
+        types,
+        copies,
+        obstacles,
+        seed,
+    } = spec;
+    if rows == 0 || cols == 0 {
+        return Err(format!(
+            "board size {rows}×{cols}: rows and cols must be at least 1"
+        ));
+    }
+    if copies == 0 || copies % 2 == 1 {
+        return Err(format!(
+            "copies per type must be even and at least 2 (tiles go in pairs), got {copies}"
+        ));
+    }
+    if types > TYPE_ALPHABET.len() {
+        return Err(format!(
+            "{types} tile types asked, but only {} chars are available to name them",
+            TYPE_ALPHABET.len()
+        ));
+    }
+    let cells = rows * cols;
+    let needed = types
+        .checked_mul(copies)
+        .and_then(|t| t.checked_add(obstacles))
+        .filter(|&n| n <= cells)
+        .ok_or_else(|| {
+            format!(
+                "{types} types × {copies} copies + {obstacles} obstacles do not fit on a \
+                 {rows}×{cols} board ({cells} cells)"
+            )
+        })?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut content: Vec<Cell> = Vec::with_capacity(cells);
+    for t in 0..types {
+        let ch = type_char(t).expect("checked against the alphabet above");
+        content.extend(std::iter::repeat_n(Cell::Tile(ch), copies));
+    }
+    content.extend(std::iter::repeat_n(Cell::Obstacle, obstacles));
+    content.extend(std::iter::repeat_n(Cell::Empty, cells - needed));
+    content.shuffle(&mut rng);
+    let mut board = Board::new(rows, cols);
+    for (i, cell) in content.into_iter().enumerate() {
+        board.set(Pos::new(i / cols, i % cols), cell);
+    }
+    Ok(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_reproducible() {
+        let spec = GenSpec {
+            rows: 8,
+            cols: 12,
+            types: 20,
+            copies: 4,
+            obstacles: 5,
+            seed: 7,
+        };
+        let b = generate(&spec).unwrap();
+        assert_eq!((b.rows(), b.cols()), (8, 12));
+        let counts = b.type_counts();
+        assert_eq!(counts.len(), 20);
+        assert!(counts.values().all(|&n| n == 4));
+        let obstacles = b.cells().iter().filter(|&&c| c == Cell::Obstacle).count();
+        assert_eq!(obstacles, 5);
+        assert_eq!(generate(&spec).unwrap(), b);
+        assert_ne!(generate(&GenSpec { seed: 8, ..spec }).unwrap(), b);
+    }
+
+    #[test]
+    fn full_board_of_odd_size() {
+        let b = generate(&GenSpec::full(11, 19, 4, 1)).unwrap();
+        assert_eq!(b.tile_count(), 208);
+        assert!(b.check_even().is_ok());
+    }
+
+    #[test]
+    fn bad_specs_are_explained() {
+        let ok = GenSpec::full(4, 4, 2, 0);
+        let e = generate(&GenSpec { copies: 3, ..ok }).unwrap_err();
+        assert!(e.contains("even"), "{e}");
+        let e = generate(&GenSpec { types: 9, ..ok }).unwrap_err();
+        assert!(e.contains("do not fit") && e.contains("4×4"), "{e}");
+        let e = generate(&GenSpec { rows: 0, ..ok }).unwrap_err();
+        assert!(e.contains("at least 1"), "{e}");
+        let e = generate(&GenSpec {
+            rows: 100,
+            cols: 100,
+            types: 500,
+            ..ok
+        })
+        .unwrap_err();
+        assert!(e.contains("chars"), "{e}");
+        let e = generate(&GenSpec {
+            types: usize::MAX,
+            ..ok
+        })
+        .unwrap_err();
+        assert!(e.contains("chars"), "{e}");
+    }
+}

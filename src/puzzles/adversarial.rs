@@ -1,0 +1,449 @@
+//! One small API for two-player, zero-sum, turn-taking games: a [`Game`] states its legal
+//! moves, the result of a move, when the game is over and a heuristic value for positions the
+//! search cannot see to the end; [`minimax`], [`alphabeta`] and [`negamax`] play any of them.
+//!
+//! Every score is from the point of view of the side to move in the searched position: a win
+//! in `n` plies scores `G::WIN - n`, a loss in `n` plies `-(G::WIN - n)`, a draw 0, so the
+//! search prefers quick wins and slow losses, and the three searches give the same score.
+
+use std::fmt::Debug;
+
+/// How a finished game ended, seen by the side that would move next (in a game where the
+/// last mover is the only one who can have just won, the side to move can only have lost).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Terminal {
+    /// The previous move won: the side to move has lost.
+    Lost,
+    /// Nobody can move and nobody won.
+    Drawn,
+}
+
+/// A two-player game where the players alternate, in the shape the searches need.
+pub trait Game {
+    /// A whole position, including whose turn it is.
+    type State: Clone;
+    /// One move; small and copyable so search results and human input can carry it.
+    type Move: Copy + Eq + Debug;
+    /// The score of a win on the spot; heuristic values must stay well below it (under half)
+    /// so a found win always outranks a good-looking position.
+    const WIN: i32;
+
+    /// The legal moves, best-guess first (good ordering is what makes alpha-beta prune);
+    /// empty once the game is over.
+    fn moves(&self, state: &Self::State) -> Vec<Self::Move>;
+    /// The position after `mv`, which must be one of [`Game::moves`].
+    fn play(&self, state: &Self::State, mv: Self::Move) -> Self::State;
+    /// `Some` once the game is over.
+    fn terminal(&self, state: &Self::State) -> Option<Terminal>;
+    /// A guess at how good an unfinished `state` is for the side to move, used where the
+    /// depth limit stops the search.
+    fn evaluate(&self, state: &Self::State) -> i32;
+}
+
+/// What a search found: the move to play, its score for the side to move, and the number of
+/// positions visited (the figure that shows what pruning saves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    /// The best move, the first one in move order among equals; `None` when the game is over.
+    pub best: Option<M>,
+    /// The value of the position for the side to move (see the module notes).
+    pub score: i32,
+    /// Positions visited, the root included.
+    pub nodes: u64,
+}
+
+/// Larger than any score, and safe to negate.
+const INF: i32 = i32::MAX - 1;
+
+/// The value of a finished game at `ply` plies below the root, for the side to move there.
+fn terminal_value<G: Game>(t: Terminal, ply: u32) -> i32 {
+    match t {
+        Terminal::Lost => -(G::WIN - ply as i32),
+        Terminal::Drawn => 0,
+    }
+}
+
+/// Plain minimax, without pruning: every position up to `depth` plies (at least one) is
+/// visited, which makes its node count the baseline that the pruning searches are measured
+/// against.
+///
+/// # Example
+///
+/// Nim with one heap of 5 and takes of 1 or 2: taking 2 leaves a multiple of 3 and wins.
+///
+/// ```
+/// use llk::puzzles::adversarial::{minimax, Game, Terminal};
+///
+/// struct Nim;
+/// impl Game for Nim {
+///     type State = u32;
+///     type Move = u32;
+///     const WIN: i32 = 100;
+///     fn moves(&self, s: &u32) -> Vec<u32> { (1..=2).filter(|t| t <= s).collect() }
+///     fn play(&self, s: &u32, t: u32) -> u32 { s - t }
+///     // Whoever takes the last stone wins, so the side facing an empty heap has lost.
+///     fn terminal(&self, s: &u32) -> Option<Terminal> { (*s == 0).then_some(Terminal::Lost) }
+///     fn evaluate(&self, _: &u32) -> i32 { 0 }
+/// }
+///
+/// let r = minimax(&Nim, &5, 10);
+/// assert_eq!(r.best, Some(2));
+/// assert!(r.score > 0);
+/// ```
+pub fn minimax<G: Game>(game: &G, state: &G::State, depth: u32) -> SearchResult<G::Move> {
+    let mut nodes = 1;
+    let depth = depth.max(1);
+    if let Some(t) = game.terminal(state) {
+        return leaf::<G>(terminal_value::<G>(t, 0), nodes);
+    }
+    let mut best = None;
+    let mut best_score = -INF;
+    for mv in game.moves(state) {
+        let child = game.play(state, mv);
+        let v = minimax_value(game, &child, depth - 1, 1, false, &mut nodes);
+        if v > best_score {
+            best_score = v;
+            best = Some(mv);
+        }
+    }
+    finish::<G>(game, state, best, best_score, nodes)
+}
+
+/// The root's answer when there is nothing to search.
+fn leaf<G: Game>(score: i32, nodes: u64) -> SearchResult<G::Move> {
+    SearchResult {
+        best: None,
+        score,
+        nodes,
+    }
+}
+
+/// The root's answer after its moves were searched; a game without moves that does not call
+/// itself over is scored by its heuristic rather than by `-INF`.
+fn finish<G: Game>(
+    game: &G,
+    state: &G::State,
+    best: Option<G::Move>,
+    score: i32,
+    nodes: u64,
+) -> SearchResult<G::Move> {
+    match best {
+        Some(_) => SearchResult { best, score, nodes },
+        None => leaf::<G>(game.evaluate(state), nodes),
+    }
+}
+
+/// Minimax value of `state` for the root player; `maximizing` says whether the root player is
+/// the one to move here.
+fn minimax_value<G: Game>(
+    game: &G,
+    state: &G::State,
+    depth: u32,
+    ply: u32,
+    maximizing: bool,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
+    let sign = if maximizing { 1 } else { -1 };
+    if let Some(t) = game.terminal(state) {
+        return sign * terminal_value::<G>(t, ply);
+    }
+    let moves = game.moves(state);
+    if depth == 0 || moves.is_empty() {
+        return sign * game.evaluate(state);
+    }
+    let children = moves.into_iter().map(|mv| {
+        let child = game.play(state, mv);
+        minimax_value(game, &child, depth - 1, ply + 1, !maximizing, nodes)
+    });
+    if maximizing {
+        children.fold(-INF, i32::max)
+    } else {
+        children.fold(INF, i32::min)
+    }
+}
+
+/// Minimax with alpha-beta pruning, written with explicit max and min levels: the same move
+/// and score as [`minimax`], with branches that cannot change the answer skipped.
+///
+/// # Example
+///
+/// The same Nim as in [`minimax`], searched with fewer nodes:
+///
+/// ```
+/// use llk::puzzles::adversarial::{alphabeta, minimax, Game, Terminal};
+///
+/// struct Nim;
+/// impl Game for Nim {
+///     type State = u32;
+///     type Move = u32;
+///     const WIN: i32 = 100;
+///     fn moves(&self, s: &u32) -> Vec<u32> { (1..=2).filter(|t| t <= s).collect() }
+///     fn play(&self, s: &u32, t: u32) -> u32 { s - t }
+///     fn terminal(&self, s: &u32) -> Option<Terminal> { (*s == 0).then_some(Terminal::Lost) }
+///     fn evaluate(&self, _: &u32) -> i32 { 0 }
+/// }
+///
+/// let full = minimax(&Nim, &10, 20);
+/// let pruned = alphabeta(&Nim, &10, 20);
+/// assert_eq!((pruned.best, pruned.score), (full.best, full.score));
+/// assert!(pruned.nodes < full.nodes);
+/// ```
+pub fn alphabeta<G: Game>(game: &G, state: &G::State, depth: u32) -> SearchResult<G::Move> {
+    let mut nodes = 1;
+    let depth = depth.max(1);
+    if let Some(t) = game.terminal(state) {
+        return leaf::<G>(terminal_value::<G>(t, 0), nodes);
+    }
+    let mut best = None;
+    let mut alpha = -INF;
+    for mv in game.moves(state) {
+        let child = game.play(state, mv);
+        let v = alphabeta_value(game, &child, depth - 1, 1, alpha, INF, false, &mut nodes);
+        if v > alpha {
+            alpha = v;
+            best = Some(mv);
+        }
+    }
+    finish::<G>(game, state, best, alpha, nodes)
+}
+
+/// Alpha-beta value of `state` for the root player, within the window `alpha..beta`.
+#[allow(clippy::too_many_arguments)]
+fn alphabeta_value<G: Game>(
+    game: &G,
+    state: &G::State,
+    depth: u32,
+    ply: u32,
+    mut alpha: i32,
+    mut beta: i32,
+    maximizing: bool,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
+    let sign = if maximizing { 1 } else { -1 };
+    if let Some(t) = game.terminal(state) {
+        return sign * terminal_value::<G>(t, ply);
+    }
+    let moves = game.moves(state);
+    if depth == 0 || moves.is_empty() {
+        return sign * game.evaluate(state);
+    }
+    if maximizing {
+        let mut best = -INF;
+        for mv in moves {
+            let child = game.play(state, mv);
+            let v = alphabeta_value(game, &child, depth - 1, ply + 1, alpha, beta, false, nodes);
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    } else {
+        let mut best = INF;
+        for mv in moves {
+            let child = game.play(state, mv);
+            let v = alphabeta_value(game, &child, depth - 1, ply + 1, alpha, beta, true, nodes);
+            best = best.min(v);
+            beta = beta.min(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
+
+/// Negamax with alpha-beta pruning: one level type instead of max and min levels, using
+/// `max(a, b) = -min(-a, -b)`; visits the same nodes as [`alphabeta`] and gives the same
+/// answer, in half the code — the form the connect-four player uses.
+///
+/// # Example
+///
+/// ```
+/// use llk::puzzles::adversarial::{alphabeta, negamax, Game, Terminal};
+///
+/// struct Nim;
+/// impl Game for Nim {
+///     type State = u32;
+///     type Move = u32;
+///     const WIN: i32 = 100;
+///     fn moves(&self, s: &u32) -> Vec<u32> { (1..=3).filter(|t| t <= s).collect() }
+///     fn play(&self, s: &u32, t: u32) -> u32 { s - t }
+///     fn terminal(&self, s: &u32) -> Option<Terminal> { (*s == 0).then_some(Terminal::Lost) }
+///     fn evaluate(&self, _: &u32) -> i32 { 0 }
+/// }
+///
+/// // A heap of 8 with takes of 1..=3 is lost for the side to move: 8 is a multiple of 4.
+/// let r = negamax(&Nim, &8, 20);
+/// assert!(r.score < 0);
+/// assert_eq!(r, alphabeta(&Nim, &8, 20));
+/// ```
+pub fn negamax<G: Game>(game: &G, state: &G::State, depth: u32) -> SearchResult<G::Move> {
+    let mut nodes = 1;
+    let depth = depth.max(1);
+    if let Some(t) = game.terminal(state) {
+        return leaf::<G>(terminal_value::<G>(t, 0), nodes);
+    }
+    let mut best = None;
+    let mut alpha = -INF;
+    for mv in game.moves(state) {
+        let child = game.play(state, mv);
+        let v = -negamax_value(game, &child, depth - 1, 1, -INF, -alpha, &mut nodes);
+        if v > alpha {
+            alpha = v;
+            best = Some(mv);
+        }
+    }
+    finish::<G>(game, state, best, alpha, nodes)
+}
+
+/// Negamax value of `state` for its side to move, within the window `alpha..beta`.
+fn negamax_value<G: Game>(
+    game: &G,
+    state: &G::State,
+    depth: u32,
+    ply: u32,
+    mut alpha: i32,
+    beta: i32,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
+    if let Some(t) = game.terminal(state) {
+        return terminal_value::<G>(t, ply);
+    }
+    let moves = game.moves(state);
+    if depth == 0 || moves.is_empty() {
+        return game.evaluate(state);
+    }
+    let mut best = -INF;
+    for mv in moves {
+        let child = game.play(state, mv);
+        let v = -negamax_value(game, &child, depth - 1, ply + 1, -beta, -alpha, nodes);
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// The searches by name, so command lines and tests can pick one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algo {
+    /// [`minimax`]: no pruning.
+    Minimax,
+    /// [`alphabeta`]: minimax with pruning.
+    AlphaBeta,
+    /// [`negamax`]: the negamax form of alpha-beta.
+    Negamax,
+}
+
+impl Algo {
+    /// Every search, in the order tables list them.
+    pub const ALL: [Algo; 3] = [Algo::Minimax, Algo::AlphaBeta, Algo::Negamax];
+
+    /// Runs this search.
+    pub fn search<G: Game>(self, game: &G, state: &G::State, depth: u32) -> SearchResult<G::Move> {
+        match self {
+            Algo::Minimax => minimax(game, state, depth),
+            Algo::AlphaBeta => alphabeta(game, state, depth),
+            Algo::Negamax => negamax(game, state, depth),
+        }
+    }
+
+    /// The name used on the command line and in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algo::Minimax => "minimax",
+            Algo::AlphaBeta => "alphabeta",
+            Algo::Negamax => "negamax",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Nim: one heap, takes of 1..=k, taking the last stone wins.
+    struct Nim(u32);
+    impl Game for Nim {
+        type State = u32;
+        type Move = u32;
+        const WIN: i32 = 1000;
+        fn moves(&self, s: &u32) -> Vec<u32> {
+            (1..=self.0).filter(|t| t <= s).collect()
+        }
+        fn play(&self, s: &u32, t: u32) -> u32 {
+            s - t
+        }
+        fn terminal(&self, s: &u32) -> Option<Terminal> {
+            (*s == 0).then_some(Terminal::Lost)
+        }
+        fn evaluate(&self, _: &u32) -> i32 {
+            0
+        }
+    }
+
+    #[test]
+    fn nim_theory_holds_for_every_search() {
+        // With takes 1..=3 the side to move wins exactly when the heap is not a multiple of 4,
+        // by leaving a multiple of 4; the win comes in as few plies as possible.
+        for heap in 1..=14u32 {
+            for algo in Algo::ALL {
+                let r = algo.search(&Nim(3), &heap, 30);
+                if heap % 4 == 0 {
+                    assert!(r.score < 0, "{algo:?} heap {heap}: {r:?}");
+                } else {
+                    assert_eq!(r.best, Some(heap % 4), "{algo:?} heap {heap}");
+                    assert!(r.score > 0);
+                }
+            }
+        }
+        // Win on the spot: heap 2 with takes 1..=3 scores WIN - 1.
+        assert_eq!(negamax(&Nim(3), &2, 5).score, 999);
+    }
+
+    #[test]
+    fn pruning_agrees_and_saves_nodes() {
+        for heap in 4..=12u32 {
+            let m = minimax(&Nim(3), &heap, 30);
+            let a = alphabeta(&Nim(3), &heap, 30);
+            let n = negamax(&Nim(3), &heap, 30);
+            assert_eq!((m.best, m.score), (a.best, a.score));
+            assert_eq!(a, n, "alpha-beta and negamax visit the same nodes");
+            assert!(
+                a.nodes <= m.nodes,
+                "heap {heap}: {} vs {}",
+                a.nodes,
+                m.nodes
+            );
+        }
+        // A small lost heap leaves nothing to cut; a big one leaves plenty.
+        let (m, a) = (minimax(&Nim(3), &13, 30), alphabeta(&Nim(3), &13, 30));
+        assert!(a.nodes * 2 < m.nodes, "{} vs {}", a.nodes, m.nodes);
+    }
+
+    #[test]
+    fn a_finished_game_has_no_move() {
+        let r = minimax(&Nim(3), &0, 4);
+        assert_eq!(r.best, None);
+        assert_eq!(r.score, -1000);
+        assert_eq!(r.nodes, 1);
+    }
+
+    #[test]
+    fn depth_limits_the_search() {
+        // Heap 3, takes 1..=2: minimax at depth 1 visits the root and its two children only.
+        assert_eq!(minimax(&Nim(2), &3, 1).nodes, 3);
+        assert_eq!(
+            minimax(&Nim(2), &3, 0).nodes,
+            3,
+            "depth 0 searches one ply anyway"
+        );
+    }
+}
