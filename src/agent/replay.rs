@@ -92,12 +92,21 @@ pub fn replay_session(
                     detail: if same {
                         format!("same {} moves", moves.len())
                     } else {
+                        let i = moves
+                            .iter()
+                            .zip(&got.moves)
+                            .position(|(x, y)| x != y)
+                            .unwrap_or(moves.len().min(got.moves.len()));
+                        let show = |l: Option<&crate::board::Link>| match l {
+                            Some(l) => format!("{}-{} via {:?}", l.a, l.b, l.path),
+                            None => "nothing".to_string(),
+                        };
                         format!(
-                            "recorded {} moves starting {:?}, now {} starting {:?}",
+                            "recorded {} moves, now {}; first difference at move {i}: recorded {}, now {}",
                             moves.len(),
-                            moves.first().map(|l| (l.a, l.b)),
                             got.moves.len(),
-                            got.moves.first().map(|l| (l.a, l.b))
+                            show(moves.get(i)),
+                            show(got.moves.get(i))
                         )
                     },
                 });
