@@ -51,6 +51,7 @@ pub struct VecSource {
 }
 
 impl VecSource {
+    /// A source that hands out `frames` in order, then fails.
     pub fn new(frames: Vec<Frame>) -> Self {
         VecSource {
             frames: frames.into(),
@@ -95,10 +96,12 @@ impl FolderSource {
         Ok(FolderSource { paths, next: 0 })
     }
 
+    /// Number of frame files in the folder.
     pub fn len(&self) -> usize {
         self.paths.len()
     }
 
+    /// Whether the folder holds no frame (never true for a source that was created).
     pub fn is_empty(&self) -> bool {
         self.paths.is_empty()
     }

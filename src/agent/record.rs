@@ -132,6 +132,7 @@ impl SessionWriter {
         })
     }
 
+    /// The session folder, for messages telling the user where the recording went.
     pub fn dir(&self) -> &Path {
         &self.dir
     }

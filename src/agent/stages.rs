@@ -41,6 +41,7 @@ impl fmt::Display for Blind {
 /// Reads boards from frames. `grid` is the grid locked from an earlier good read of this
 /// game (a nearly empty board has too few tiles to find one); `None` means find it.
 pub trait Eyes {
+    /// Reads `frame`; on a locked `grid` only the cells are classified.
     fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind>;
 }
 
@@ -57,6 +58,7 @@ pub struct Proposal {
 
 /// Chooses moves for a board.
 pub trait Brain {
+    /// Moves for `board` in play order (empty when none is possible).
     fn plan(&mut self, board: &Board, rules: &Rules) -> Proposal;
     /// A short name written into recordings, so a replay can rebuild the same brain.
     fn name(&self) -> String;

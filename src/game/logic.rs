@@ -206,10 +206,12 @@ impl Game {
         }
     }
 
+    /// The board as shown (a matched pair stays on it until its animation ends).
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    /// The rules the game judges clicks by.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
@@ -224,6 +226,7 @@ impl Game {
         self.pending.as_ref().map(|(l, _)| l)
     }
 
+    /// The running totals so far.
     pub fn stats(&self) -> Stats {
         self.stats
     }
