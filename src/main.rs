@@ -57,6 +57,13 @@ enum BenchCmd {
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so printing into a closed pipe (`llk plan b.txt | head -1`) would
+    // panic in `println!`; the default action ends the process quietly, as `cat` does.
+    #[cfg(unix)]
+    // SAFETY: called first thing, before any thread exists; SIG_DFL is always a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.cmd {
         Cmd::Plan(a) => cli::plan::plan(a),
