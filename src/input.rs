@@ -1,1 +1,155 @@
-//! (being written)
+//! Where clicks go: the real mouse (enigo), nowhere (dry run), or a list (tests).
+//!
+//! The play loop only talks to a [`Clicker`], so the same loop can play live, rehearse
+//! without touching the mouse, or be checked by a test that inspects every click.
+
+use anyhow::Result;
+
+/// Something that can click at a screen point.
+pub trait Clicker {
+    /// A left click at screen point (x, y). Fails when the click could not be made, or when
+    /// the user has taken the mouse back (live clickers).
+    fn click(&mut self, x: i32, y: i32) -> Result<()>;
+}
+
+/// Clicks nothing, counts what it would have done: `llk play --dry-run`.
+#[derive(Clone, Debug, Default)]
+pub struct DryRun {
+    pub count: usize,
+}
+
+impl Clicker for DryRun {
+    fn click(&mut self, _x: i32, _y: i32) -> Result<()> {
+        self.count += 1;
+        Ok(())
+    }
+}
+
+/// Keeps every click, for tests that check where the bot clicked.
+#[derive(Clone, Debug, Default)]
+pub struct Recorder {
+    pub clicks: Vec<(i32, i32)>,
+}
+
+impl Clicker for Recorder {
+    fn click(&mut self, x: i32, y: i32) -> Result<()> {
+        self.clicks.push((x, y));
+        Ok(())
+    }
+}
+
+/// Whether the pointer is still where the bot left it (within `tolerance` pixels on each
+/// axis): if not, a person moved it and the bot must stop.
+pub fn still_in_control(left_at: (i32, i32), now_at: (i32, i32), tolerance: i32) -> bool {
+    (left_at.0 - now_at.0).abs() <= tolerance && (left_at.1 - now_at.1).abs() <= tolerance
+}
+
+#[cfg(feature = "live")]
+pub use live::MouseClicker;
+
+#[cfg(feature = "live")]
+mod live {
+    use super::{still_in_control, Clicker};
+    use anyhow::{anyhow, bail, Result};
+    use enigo::{Button, Coordinate, Direction, Enigo, Mouse, Settings};
+    use std::thread::sleep;
+    use std::time::{Duration, Instant};
+
+    /// The real mouse. Holds the button `hold` and leaves at least `gap` between a release
+    /// and the next press, because games that poll input once per frame miss enigo's 12 ms
+    /// click (LIVE-TESTING.md). The gap is waited lazily, before the next press, so time
+    /// the bot spends polling the screen counts toward it. Before moving it checks the
+    /// pointer is where it was left ("user took control").
+    pub struct MouseClicker {
+        enigo: Enigo,
+        pub hold: Duration,
+        pub gap: Duration,
+        /// Pixels the pointer may drift before the user is deemed to have taken over.
+        pub tolerance: i32,
+        left_at: Option<(i32, i32)>,
+        released: Option<Instant>,
+    }
+
+    impl MouseClicker {
+        /// Connects to the display's input (X11 on Linux).
+        pub fn new(hold: Duration, gap: Duration) -> Result<Self> {
+            let enigo = Enigo::new(&Settings::default())
+                .map_err(|e| anyhow!("connecting to the mouse (is DISPLAY set?): {e}"))?;
+            Ok(MouseClicker {
+                enigo,
+                hold,
+                gap,
+                tolerance: 3,
+                left_at: None,
+                released: None,
+            })
+        }
+
+        /// Fails with "user took control" when the pointer is no longer where the last
+        /// click left it.
+        pub fn check_control(&self) -> Result<()> {
+            if let Some(left) = self.left_at {
+                let now = self
+                    .enigo
+                    .location()
+                    .map_err(|e| anyhow!("reading the pointer position: {e}"))?;
+                if !still_in_control(left, now, self.tolerance) {
+                    bail!(
+                        "user took control: the mouse moved to ({}, {}) from ({}, {}) where the bot left it",
+                        now.0,
+                        now.1,
+                        left.0,
+                        left.1
+                    );
+                }
+            }
+            Ok(())
+        }
+    }
+
+    impl Clicker for MouseClicker {
+        fn click(&mut self, x: i32, y: i32) -> Result<()> {
+            self.check_control()?;
+            if let Some(t) = self.released {
+                if let Some(rest) = self.gap.checked_sub(t.elapsed()) {
+                    sleep(rest);
+                }
+            }
+            let e = |e: enigo::InputError| anyhow!("clicking at ({x}, {y}): {e}");
+            self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(e)?;
+            self.left_at = Some((x, y));
+            self.enigo
+                .button(Button::Left, Direction::Press)
+                .map_err(e)?;
+            sleep(self.hold);
+            self.enigo
+                .button(Button::Left, Direction::Release)
+                .map_err(e)?;
+            self.released = Some(Instant::now());
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recorder_and_dry_run() {
+        let mut r = Recorder::default();
+        r.click(1, 2).unwrap();
+        r.click(3, 4).unwrap();
+        assert_eq!(r.clicks, vec![(1, 2), (3, 4)]);
+        let mut d = DryRun::default();
+        d.click(5, 5).unwrap();
+        assert_eq!(d.count, 1);
+    }
+
+    #[test]
+    fn control_tolerance() {
+        assert!(still_in_control((10, 10), (12, 8), 3));
+        assert!(!still_in_control((10, 10), (14, 10), 3));
+        assert!(!still_in_control((10, 10), (10, 200), 3));
+    }
+}

@@ -1,1 +1,21 @@
-//! (being written)
+//! The agent: where a tile becomes a click.
+//!
+//! [`play`] is the live loop (capture → read → plan → click → verify → re-plan), written
+//! against two small traits from [`stages`] so it can be tested on a simulated game;
+//! [`verify`] holds the pixel checks that tell a lost click from a slow game; [`record`] and
+//! [`replay`] save a session and re-check every decision in it offline.
+
+pub mod pipeline;
+pub mod play;
+pub mod record;
+pub mod replay;
+pub mod stages;
+pub mod verify;
+
+pub use play::{PlayOptions, Player, Stop, Summary};
+pub use record::{read_session, Entry, SessionWriter, Timings};
+pub use replay::{replay_session, Check};
+pub use stages::{Blind, Brain, Eyes, FirstPair, Proposal, Seen};
+
+#[cfg(all(test, feature = "live"))]
+mod sim_tests;

@@ -1,36 +1,667 @@
-//! (being written)
+//! `llk game` (the bundled practice window), `llk play` (the live bot), `llk windows`,
+//! `llk replay` (re-check a recorded session offline) and `llk demo`.
 
-#[derive(clap::Args, Debug)]
-pub struct GameArgs {}
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use llk::agent::pipeline::{Planner, Vision};
+use llk::agent::{replay_session, Brain, FirstPair, PlayOptions, SessionWriter, Stop, Summary};
+use llk::board::{Gravity, Rules};
+use llk::plan::Strategy;
+use llk::render::{Background, RenderSpec, Theme};
+use llk::vision::Hints;
+use std::path::Path;
+use std::path::PathBuf;
+use std::time::Duration;
 
-pub fn game(_args: GameArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not written yet")
+/// Parses "WxH" (e.g. 31x35).
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{s:?}: expected WxH, e.g. 31x35"))?;
+    let num = |v: &str, what: &str| {
+        v.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("{s:?}: {what} is not a number"))
+    };
+    Ok((num(w, "width")?, num(h, "height")?))
 }
 
-#[derive(clap::Args, Debug)]
-pub struct PlayArgs {}
-
-pub fn play(_args: PlayArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not written yet")
+/// Parses "X,Y" (signed pixels).
+fn parse_point(s: &str) -> Result<(i32, i32), String> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("{s:?}: expected X,Y, e.g. 40,0"))?;
+    let num = |v: &str| {
+        v.trim()
+            .parse::<i32>()
+            .map_err(|_| format!("{s:?}: {v:?} is not a whole number"))
+    };
+    Ok((num(x)?, num(y)?))
 }
 
-#[derive(clap::Args, Debug)]
-pub struct WindowsArgs {}
-
-pub fn windows(_args: WindowsArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not written yet")
+#[derive(Args, Debug, Clone)]
+pub struct GameArgs {
+    #[arg(long, default_value_t = 8)]
+    pub rows: usize,
+    #[arg(long, default_value_t = 12)]
+    pub cols: usize,
+    /// Number of distinct tile pictures.
+    #[arg(long, default_value_t = 16)]
+    pub types: usize,
+    /// How tiles slide after a removal: none, down, up, left, right, center-v, center-h.
+    #[arg(long, default_value = "none")]
+    pub gravity: Gravity,
+    /// Links may not run through the ring just outside the board.
+    #[arg(long)]
+    pub no_outside: bool,
+    /// Tile size in pixels, WxH.
+    #[arg(long, default_value = "31x35", value_parser = parse_size)]
+    pub tile: (u32, u32),
+    /// Look: classic, dark, pastel or mahjong.
+    #[arg(long, default_value = "classic")]
+    pub theme: Theme,
+    /// Background: plain, gradient, noise or pattern.
+    #[arg(long, default_value = "plain")]
+    pub background: Background,
+    /// Seeds the deal and every reshuffle.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Milliseconds a matched pair stays on screen (with its link) before it disappears.
+    #[arg(long, default_value_t = 150)]
+    pub animation_ms: u64,
+    /// Fault injection: reshuffle the board after every N removals.
+    #[arg(long)]
+    pub shuffle_every: Option<u32>,
+    /// Fault injection: move the window every N removals.
+    #[arg(long)]
+    pub move_every: Option<u32>,
+    /// How far the window moves, X,Y pixels (it alternates back and forth).
+    #[arg(long, default_value = "40,30", value_parser = parse_point)]
+    pub move_by: (i32, i32),
+    /// Initial window position X,Y.
+    #[arg(long, value_parser = parse_point)]
+    pub position: Option<(i32, i32)>,
+    /// Window title (what `llk play --window` looks for).
+    #[arg(long, default_value = "LLK practice")]
+    pub title: String,
+    /// Write the game's events as JSON lines (clicks, removals, illegal clicks, shuffles,
+    /// final state).
+    #[arg(long)]
+    pub log: Option<PathBuf>,
+    /// Close the window this many ms after the board is cleared (default: stay open).
+    #[arg(long)]
+    pub close_after_clear_ms: Option<u64>,
+    /// Close the window after this many seconds whatever happens.
+    #[arg(long)]
+    pub timeout: Option<f64>,
 }
 
-#[derive(clap::Args, Debug)]
-pub struct ReplayArgs {}
-
-pub fn replay(_args: ReplayArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not written yet")
+impl GameArgs {
+    /// The arguments that recreate this game in a child process (`llk demo`, the tests).
+    pub fn to_cli(&self) -> Vec<String> {
+        let mut v: Vec<String> = vec![
+            "game".into(),
+            format!("--rows={}", self.rows),
+            format!("--cols={}", self.cols),
+            format!("--types={}", self.types),
+            format!("--gravity={}", self.gravity),
+            format!("--tile={}x{}", self.tile.0, self.tile.1),
+            format!("--theme={}", self.theme),
+            format!("--background={}", self.background),
+            format!("--seed={}", self.seed),
+            format!("--animation-ms={}", self.animation_ms),
+            format!("--move-by={},{}", self.move_by.0, self.move_by.1),
+            format!("--title={}", self.title),
+        ];
+        if self.no_outside {
+            v.push("--no-outside".into());
+        }
+        if let Some(n) = self.shuffle_every {
+            v.push(format!("--shuffle-every={n}"));
+        }
+        if let Some(n) = self.move_every {
+            v.push(format!("--move-every={n}"));
+        }
+        if let Some((x, y)) = self.position {
+            v.push(format!("--position={x},{y}"));
+        }
+        if let Some(p) = &self.log {
+            v.push(format!("--log={}", p.display()));
+        }
+        if let Some(ms) = self.close_after_clear_ms {
+            v.push(format!("--close-after-clear-ms={ms}"));
+        }
+        if let Some(t) = self.timeout {
+            v.push(format!("--timeout={t}"));
+        }
+        v
+    }
 }
 
-#[derive(clap::Args, Debug)]
-pub struct DemoArgs {}
+#[cfg(feature = "live")]
+pub fn game(args: GameArgs) -> Result<()> {
+    use llk::game::{run, GameConfig, WindowConfig};
+    let config = GameConfig {
+        rows: args.rows,
+        cols: args.cols,
+        types: args.types,
+        rules: Rules {
+            outside: !args.no_outside,
+            gravity: args.gravity,
+        },
+        seed: args.seed,
+        animation_ms: args.animation_ms,
+        shuffle_every: args.shuffle_every,
+    };
+    if let Some(t) = args.timeout {
+        if !(t.is_finite() && t > 0.0) {
+            bail!("--timeout {t}: must be a positive number of seconds");
+        }
+    }
+    let win = WindowConfig {
+        title: args.title.clone(),
+        spec: RenderSpec {
+            theme: args.theme,
+            cell: args.tile,
+            background: args.background,
+            seed: args.seed,
+            ..RenderSpec::default()
+        },
+        log: args.log.clone(),
+        move_every: args.move_every,
+        move_by: args.move_by,
+        position: args.position,
+        close_after_clear: args.close_after_clear_ms.map(Duration::from_millis),
+        timeout: args.timeout.map(Duration::from_secs_f64),
+    };
+    let out = run(&config, &win)?;
+    println!(
+        "{}: {} pairs removed, {} clicks ({} illegal, {} outside the board), {} shuffles",
+        if out.cleared {
+            "cleared"
+        } else {
+            out.reason.as_str()
+        },
+        out.stats.removed,
+        out.stats.clicks,
+        out.stats.illegal,
+        out.stats.outside,
+        out.stats.shuffles
+    );
+    Ok(())
+}
 
-pub fn demo(_args: DemoArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not written yet")
+#[cfg(not(feature = "live"))]
+pub fn game(_args: GameArgs) -> Result<()> {
+    bail!("this llk was built without the `live` feature: no game window")
+}
+
+#[derive(Args, Debug)]
+pub struct WindowsArgs {
+    /// Only windows whose title contains this (case-insensitive).
+    pub filter: Option<String>,
+    /// Print JSON lines instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[cfg(feature = "live")]
+pub fn windows(args: WindowsArgs) -> Result<()> {
+    let needle = args.filter.as_deref().unwrap_or("").to_lowercase();
+    let list: Vec<_> = llk::capture::list_windows()?
+        .into_iter()
+        .filter(|w| w.title.to_lowercase().contains(&needle))
+        .collect();
+    for w in &list {
+        if args.json {
+            println!(
+                "{}",
+                serde_json::json!({"id": w.id, "title": w.title, "app": w.app, "x": w.x,
+                    "y": w.y, "width": w.width, "height": w.height, "minimized": w.minimized})
+            );
+        } else {
+            println!(
+                "{:>10}  {:>5},{:<5} {:>5}x{:<5} {}{:?} ({})",
+                w.id,
+                w.x,
+                w.y,
+                w.width,
+                w.height,
+                if w.minimized { "[minimized] " } else { "" },
+                w.title,
+                w.app
+            );
+        }
+    }
+    if list.is_empty() && !args.json {
+        println!(
+            "no windows{}",
+            if needle.is_empty() { "" } else { " match" }
+        );
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "live"))]
+pub fn windows(_args: WindowsArgs) -> Result<()> {
+    bail!("this llk was built without the `live` feature: cannot list windows")
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// The game window: part of its title (see `llk windows`).
+    #[arg(long)]
+    pub window: String,
+    /// The game's gravity: none, down, up, left, right, center-v, center-h.
+    #[arg(long, default_value = "none")]
+    pub gravity: Gravity,
+    /// The game does not let links run outside the board.
+    #[arg(long)]
+    pub no_outside: bool,
+    /// Planner: greedy, paper or search.
+    #[arg(long, default_value = "search")]
+    pub strategy: Strategy,
+    /// Search budget (boards expanded) per plan.
+    #[arg(long, default_value_t = 200_000)]
+    pub max_states: u64,
+    /// Board rows, when known (helps the first read).
+    #[arg(long)]
+    pub rows: Option<usize>,
+    /// Board columns, when known.
+    #[arg(long)]
+    pub cols: Option<usize>,
+    /// Stop after this many moves.
+    #[arg(long)]
+    pub max_moves: Option<usize>,
+    /// Stop after this many seconds.
+    #[arg(long, default_value_t = 600.0)]
+    pub timeout: f64,
+    /// Save every frame and decision in this folder (replay with `llk replay DIR`).
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+    /// Read and plan once, click nothing, write the annotated plan.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Where --dry-run writes the annotated plan.
+    #[arg(long, default_value = "llk-plan.png")]
+    pub annotate: PathBuf,
+    /// How long the mouse button is held, ms.
+    #[arg(long, default_value_t = 50)]
+    pub hold_ms: u64,
+    /// Pause after each click, ms.
+    #[arg(long, default_value_t = 50)]
+    pub gap_ms: u64,
+    /// How long a move may take to show on screen before the bot re-reads, ms.
+    #[arg(long, default_value_t = 3000)]
+    pub verify_ms: u64,
+    /// With no visible reaction after this long, clicks are taken as lost and retried, ms.
+    #[arg(long, default_value_t = 400)]
+    pub retry_ms: u64,
+}
+
+impl PlayArgs {
+    fn options(&self) -> Result<PlayOptions> {
+        if !(self.timeout.is_finite() && self.timeout > 0.0) {
+            bail!(
+                "--timeout {}: must be a positive number of seconds",
+                self.timeout
+            );
+        }
+        Ok(PlayOptions {
+            rules: Rules {
+                outside: !self.no_outside,
+                gravity: self.gravity,
+            },
+            max_moves: self.max_moves,
+            timeout: Duration::from_secs_f64(self.timeout),
+            verify_timeout: Duration::from_millis(self.verify_ms.max(1)),
+            retry_after: Duration::from_millis(self.retry_ms.max(1)),
+            dry_run: self.dry_run,
+            ..PlayOptions::default()
+        })
+    }
+}
+
+/// Writes the first reading and plan over its frame.
+fn write_annotated(summary: &Summary, path: &Path) -> Result<bool> {
+    use llk::render::annotate::{annotate, Annotation};
+    let Some((frame, seen, moves)) = &summary.first else {
+        return Ok(false);
+    };
+    let img = annotate(
+        &frame.image,
+        &Annotation {
+            grid: seen.grid,
+            board: seen.board.clone(),
+            unsure: seen.unsure.clone(),
+            links: moves.clone(),
+            numbered: true,
+        },
+    );
+    img.save(path)
+        .with_context(|| format!("writing the annotated plan {}", path.display()))?;
+    Ok(true)
+}
+
+/// Finds the window and plays it; shared by `llk play` and `llk demo`.
+#[cfg(feature = "live")]
+fn run_play(args: &PlayArgs) -> Result<Summary> {
+    use indicatif::{ProgressBar, ProgressStyle};
+    use llk::agent::{Entry, Player};
+    use llk::capture::WindowSource;
+    use llk::input::{Clicker, DryRun, MouseClicker};
+    let options = args.options()?;
+    let mut source = WindowSource::find(&args.window)?;
+    let mut planner = Planner {
+        strategy: args.strategy,
+        max_states: args.max_states,
+    };
+    let mut eyes = Vision {
+        hints: Hints {
+            rows: args.rows,
+            cols: args.cols,
+            ..Hints::default()
+        },
+    };
+    let mut recorder = match &args.record {
+        Some(dir) => {
+            let mut w = SessionWriter::create(dir)?;
+            w.entry(&Entry::Start {
+                rules: options.rules,
+                brain: planner.name(),
+                window: source.title().to_string(),
+                version: env!("CARGO_PKG_VERSION").to_string(),
+            })?;
+            Some(w)
+        }
+        None => None,
+    };
+    let mut dry = DryRun::default();
+    let mut mouse;
+    let clicker: &mut dyn Clicker = if args.dry_run {
+        &mut dry
+    } else {
+        mouse = MouseClicker::new(
+            Duration::from_millis(args.hold_ms),
+            Duration::from_millis(args.gap_ms),
+        )?;
+        &mut mouse
+    };
+    let progress = ProgressBar::new(0);
+    progress.set_style(
+        ProgressStyle::with_template("{spinner} {bar:30} {pos}/{len} pairs cleared {elapsed}")
+            .expect("a valid progress template"),
+    );
+    let mut player = Player {
+        source: &mut source,
+        clicker,
+        eyes: &mut eyes,
+        brain: &mut planner,
+        recorder: recorder.as_mut(),
+        progress,
+        options,
+    };
+    player.play()
+}
+
+#[cfg(not(feature = "live"))]
+fn run_play(_args: &PlayArgs) -> Result<Summary> {
+    bail!("this llk was built without the `live` feature: cannot play a window")
+}
+
+/// One line on how the session went and where its time went.
+fn report(s: &Summary) -> String {
+    let t = &s.timings;
+    let pct = |v: u64| 100.0 * v as f64 / t.total.max(1) as f64;
+    format!(
+        "{}: {} moves, {}/{} pairs cleared in {:.1} s ({:.2} pairs/s; {} retried clicks, {} re-plans); \
+         time: capture {:.0}%, read {:.0}%, plan {:.0}%, click {:.0}%, record {:.0}%, waiting for the game {:.0}%",
+        s.stop.word(),
+        s.moves,
+        s.pairs_cleared,
+        s.total_pairs,
+        t.total as f64 / 1e6,
+        s.pairs_per_second(),
+        s.retries,
+        s.replans,
+        pct(t.capture),
+        pct(t.read),
+        pct(t.plan),
+        pct(t.click),
+        pct(t.record),
+        pct(t.wait)
+    )
+}
+
+pub fn play(args: PlayArgs) -> Result<()> {
+    let summary = run_play(&args)?;
+    if args.dry_run {
+        if write_annotated(&summary, &args.annotate)? {
+            let n = summary.first.as_ref().map_or(0, |f| f.2.len());
+            println!(
+                "dry run: read the board and planned {n} moves; wrote {}",
+                args.annotate.display()
+            );
+        }
+        return Ok(());
+    }
+    println!("{}", report(&summary));
+    if let Some(dir) = &args.record {
+        println!(
+            "recorded the session in {} (check it with `llk replay {}`)",
+            dir.display(),
+            dir.display()
+        );
+    }
+    match summary.stop {
+        Stop::Cleared | Stop::MaxMoves | Stop::DryRun => Ok(()),
+        Stop::Timeout => bail!("timed out after {} s with tiles left", args.timeout),
+        Stop::Stuck(why) => bail!("stuck: {why}"),
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// A folder written by `llk play --record`.
+    pub dir: PathBuf,
+    /// Print only mismatches and the summary.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+pub fn replay(args: ReplayArgs) -> Result<()> {
+    let entries = llk::agent::read_session(&args.dir)?;
+    let brain_name = entries
+        .iter()
+        .find_map(|e| match e {
+            llk::agent::Entry::Start { brain, .. } => Some(brain.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let mut first = FirstPair;
+    let mut planner;
+    let brain: &mut dyn Brain = if brain_name == first.name() {
+        &mut first
+    } else {
+        planner = Planner::from_name(&brain_name)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", args.dir.display()))?;
+        &mut planner
+    };
+    let checks = replay_session(&args.dir, &mut Vision::default(), brain)?;
+    let bad = checks.iter().filter(|c| !c.ok).count();
+    for c in &checks {
+        if !c.ok || !args.quiet {
+            println!(
+                "{} {}: {}",
+                if c.ok { "ok  " } else { "FAIL" },
+                c.step,
+                c.detail
+            );
+        }
+    }
+    println!(
+        "{}: {} of {} recorded decisions reproduced",
+        args.dir.display(),
+        checks.len() - bad,
+        checks.len()
+    );
+    if bad > 0 {
+        bail!("{bad} recorded decisions differ on replay");
+    }
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct DemoArgs {
+    /// Where to write the recorded session, the game's log and the annotated first frame.
+    #[arg(long, default_value = "out/demo")]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 8)]
+    pub rows: usize,
+    #[arg(long, default_value_t = 12)]
+    pub cols: usize,
+    #[arg(long, default_value = "none")]
+    pub gravity: Gravity,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Give up after this many seconds.
+    #[arg(long, default_value_t = 180.0)]
+    pub timeout: f64,
+}
+
+/// Kills the child process on every path out of the demo.
+#[cfg(feature = "live")]
+struct ChildGuard(std::process::Child);
+
+#[cfg(feature = "live")]
+impl Drop for ChildGuard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[cfg(feature = "live")]
+pub fn demo(args: DemoArgs) -> Result<()> {
+    use std::time::Instant;
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let session = args.out.join("session");
+    if session.join(llk::agent::record::LOG_NAME).exists() {
+        // Our own output from an earlier demo: replace it.
+        std::fs::remove_dir_all(&session)
+            .with_context(|| format!("clearing the old session {}", session.display()))?;
+    }
+    let game_log = args.out.join("game.jsonl");
+    let title = format!("LLK demo {}", std::process::id());
+    let game = GameArgs {
+        rows: args.rows,
+        cols: args.cols,
+        types: 16,
+        gravity: args.gravity,
+        no_outside: false,
+        tile: (31, 35),
+        theme: Theme::Classic,
+        background: Background::Plain,
+        seed: args.seed,
+        animation_ms: 150,
+        shuffle_every: None,
+        move_every: None,
+        move_by: (0, 0),
+        position: Some((60, 60)),
+        title: title.clone(),
+        log: Some(game_log.clone()),
+        close_after_clear_ms: Some(1500),
+        timeout: Some(args.timeout + 30.0),
+    };
+    let exe = std::env::current_exe().context("finding this llk executable")?;
+    let child = std::process::Command::new(&exe)
+        .args(game.to_cli())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .with_context(|| format!("starting the game ({} game ...)", exe.display()))?;
+    let mut child = ChildGuard(child);
+    println!(
+        "demo: opened the practice game {:?} ({}x{}, gravity {})",
+        title, args.rows, args.cols, args.gravity
+    );
+    let t0 = Instant::now();
+    loop {
+        if let Some(status) = child.0.try_wait()? {
+            bail!("the game window exited before play began ({status})");
+        }
+        if llk::capture::WindowSource::find(&title).is_ok() {
+            break;
+        }
+        if t0.elapsed() > Duration::from_secs(15) {
+            bail!("the game window {title:?} did not appear within 15 s (is a window manager running?)");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Let the window manager finish placing and the game draw its first frame.
+    std::thread::sleep(Duration::from_millis(500));
+    let play = PlayArgs {
+        window: title,
+        gravity: args.gravity,
+        no_outside: false,
+        strategy: Strategy::Search,
+        max_states: 200_000,
+        rows: Some(args.rows),
+        cols: Some(args.cols),
+        max_moves: None,
+        timeout: args.timeout,
+        record: Some(session.clone()),
+        dry_run: false,
+        annotate: args.out.join("first-frame.png"),
+        hold_ms: 50,
+        gap_ms: 50,
+        verify_ms: 3000,
+        retry_ms: 400,
+    };
+    let summary = run_play(&play)?;
+    println!("{}", report(&summary));
+    let annotated = play.annotate.clone();
+    let wrote = write_annotated(&summary, &annotated)?;
+    // The game closes itself 1.5 s after the "cleared" screen; wait for its final log line.
+    let t1 = Instant::now();
+    while child.0.try_wait()?.is_none() && t1.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(child);
+    if let Ok(log) = llk::game::read_log(&game_log) {
+        if let Ok((cleared, stats, _)) = llk::game::verdict(&log) {
+            println!(
+                "game log: {} — {} pairs removed, {} clicks, {} illegal, {} outside the board",
+                if cleared { "cleared" } else { "not cleared" },
+                stats.removed,
+                stats.clicks,
+                stats.illegal,
+                stats.outside
+            );
+        }
+    }
+    println!(
+        "demo: wrote {} (replay it with `llk replay {}`)",
+        session.display(),
+        session.display()
+    );
+    if wrote {
+        println!(
+            "demo: wrote {} (the first frame, read and planned)",
+            annotated.display()
+        );
+    }
+    println!(
+        "demo: wrote {} (the game's own event log)",
+        game_log.display()
+    );
+    match summary.stop {
+        Stop::Cleared => Ok(()),
+        other => bail!("the bot did not clear the game: {}", other.word()),
+    }
+}
+
+#[cfg(not(feature = "live"))]
+pub fn demo(_args: DemoArgs) -> Result<()> {
+    bail!("this llk was built without the `live` feature: no demo")
 }

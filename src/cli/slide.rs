@@ -1,8 +1,464 @@
-//! (being written)
+//! `llk slide …`: solve one board, generate boards, build the pattern tables, and run the
+//! benchmark files.
+
+use anyhow::{bail, Context, Result};
+use clap::Subcommand;
+use llk::slide::bench::{parse_cases, BenchCase};
+use llk::slide::pdb::{self, PatternDb};
+use llk::slide::{
+    moves_to_string, parse_size, solve, Algo, Goal, Heuristic, Limits, Puzzle, Solution,
+};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Sliding-tile puzzles.
+#[derive(clap::Args, Debug)]
+pub struct SlideArgs {
+    #[command(subcommand)]
+    cmd: SlideCmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum SlideCmd {
+    /// Solve one board and print the moves (letters of the blank's direction).
+    Solve(SolveArgs),
+    /// Print a random solvable board (reproducible from its seed).
+    Gen(GenArgs),
+    /// Build (or check) the cached pattern tables for a board size and time it.
+    Pdb(PdbArgs),
+    /// Run a benchmark file (hard8.txt, korf100.txt, …) and print a table.
+    Bench(BenchArgs),
+    /// Time the fast non-optimal solver on random boards of a size.
+    BenchFast(BenchFastArgs),
+}
 
 #[derive(clap::Args, Debug)]
-pub struct SlideArgs {}
+struct SolveArgs {
+    /// Tiles in row-major order, 0 = blank, e.g. "8 0 6 5 4 7 2 3 1".
+    #[arg(long)]
+    tiles: String,
+    /// ROWSxCOLS, needed when the count is not a square (e.g. 3x4).
+    #[arg(long)]
+    size: Option<String>,
+    /// Goal convention.
+    #[arg(long, value_enum, default_value = "blank-first")]
+    goal: Goal,
+    /// Search algorithm.
+    #[arg(long, value_enum, default_value = "idastar")]
+    algo: Algo,
+    /// Estimate for A*/IDA*; default: pdb on boards of ≤ 16 cells, else linear-conflict.
+    #[arg(long, value_enum)]
+    heuristic: Option<Heuristic>,
+    /// Depth bound for dfs/dls (default: length of the fast solution).
+    #[arg(long)]
+    depth: Option<usize>,
+    /// Give up after this many expanded nodes.
+    #[arg(long, default_value_t = 50_000_000)]
+    max_nodes: u64,
+    /// Print {"length","moves","nodes","micros"} as JSON.
+    #[arg(long)]
+    json: bool,
+}
 
-pub fn run(_args: SlideArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not written yet")
+#[derive(clap::Args, Debug)]
+struct GenArgs {
+    /// ROWSxCOLS.
+    #[arg(long, default_value = "4x4")]
+    size: String,
+    /// Goal convention the board must be solvable for.
+    #[arg(long, value_enum, default_value = "blank-first")]
+    goal: Goal,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(clap::Args, Debug)]
+struct PdbArgs {
+    /// ROWSxCOLS (at most 16 cells).
+    #[arg(long, default_value = "4x4")]
+    size: String,
+    /// Ignore the cache and rebuild (the new tables replace the cached ones).
+    #[arg(long)]
+    rebuild: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct BenchArgs {
+    /// Benchmark file, e.g. ../shared/sliding/korf100.txt.
+    file: PathBuf,
+    /// Comma-separated ALGO[:HEURISTIC] list; default depends on the board size
+    /// (3×3: every algorithm; 4×4: idastar:pdb then idastar:linear-conflict).
+    #[arg(long)]
+    algos: Option<String>,
+    /// Only the first N positions.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Depth bound for dfs/dls (default: 31 on 3×3, the 8-puzzle's diameter).
+    #[arg(long)]
+    depth: Option<usize>,
+    /// Also time pathfinding::idastar against the hand-written IDA* (same PDB) on the
+    /// first N positions.
+    #[arg(long, default_value_t = 0)]
+    compare: usize,
+    /// Print one line per position and algorithm.
+    #[arg(long)]
+    verbose: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct BenchFastArgs {
+    /// ROWSxCOLS.
+    #[arg(long, default_value = "8x8")]
+    size: String,
+    /// Number of random boards.
+    #[arg(long, default_value_t = 100)]
+    count: u64,
+}
+
+/// Routes `llk slide` subcommands.
+pub fn run(args: SlideArgs) -> Result<()> {
+    match args.cmd {
+        SlideCmd::Solve(a) => solve_cmd(a),
+        SlideCmd::Gen(a) => gen_cmd(a),
+        SlideCmd::Pdb(a) => pdb_cmd(a),
+        SlideCmd::Bench(a) => bench_cmd(a),
+        SlideCmd::BenchFast(a) => bench_fast_cmd(a),
+    }
+}
+
+fn default_heuristic(p: &Puzzle) -> Heuristic {
+    if p.width() * p.height() <= 16 {
+        Heuristic::Pdb
+    } else {
+        Heuristic::LinearConflict
+    }
+}
+
+fn solve_cmd(a: SolveArgs) -> Result<()> {
+    let size = a.size.as_deref().map(parse_size).transpose()?;
+    let p = Puzzle::parse(&a.tiles, size)?;
+    let heur = a.heuristic.unwrap_or_else(|| default_heuristic(&p));
+    let limits = Limits {
+        depth: a.depth,
+        max_nodes: a.max_nodes,
+    };
+    let s = solve(&p, &a.goal, a.algo, heur, &limits)?;
+    let moves = moves_to_string(&s.moves);
+    if a.json {
+        let v = serde_json::json!({
+            "length": s.moves.len(),
+            "moves": moves,
+            "nodes": s.nodes,
+            "micros": s.micros,
+        });
+        println!("{v}");
+    } else {
+        let tiles: Vec<String> = s.tiles_moved.iter().map(|t| t.to_string()).collect();
+        println!("{p}");
+        println!("moves:  {moves}");
+        println!("tiles:  {}", tiles.join(" "));
+        println!(
+            "length: {}{}",
+            s.moves.len(),
+            if a.algo.is_optimal() {
+                " (optimal)"
+            } else {
+                " (not necessarily optimal)"
+            }
+        );
+        println!("nodes:  {} expanded, {} generated", s.nodes, s.generated);
+        println!("time:   {:.3} ms", s.micros as f64 / 1000.0);
+    }
+    Ok(())
+}
+
+fn gen_cmd(a: GenArgs) -> Result<()> {
+    let (r, c) = parse_size(&a.size)?;
+    let p = Puzzle::random(c, r, a.goal, a.seed)?;
+    let t: Vec<String> = p.tiles().iter().map(|t| t.to_string()).collect();
+    println!("{}", t.join(" "));
+    Ok(())
+}
+
+fn pdb_cmd(a: PdbArgs) -> Result<()> {
+    let (r, c) = parse_size(&a.size)?;
+    let dir = pdb::cache_dir();
+    let pats = pdb::default_patterns(c, r);
+    if a.rebuild {
+        for p in &pats {
+            let f = pdb::cache_file(&dir, c, r, p);
+            if f.exists() {
+                std::fs::remove_file(&f)
+                    .with_context(|| format!("cannot remove {}", f.display()))?;
+            }
+        }
+    }
+    let t = Instant::now();
+    let db = PatternDb::load_or_build(c, r, pats.clone(), Some(&dir))?;
+    println!(
+        "{}x{} pattern tables {:?} (reflection: {}) ready in {:.2} s",
+        r,
+        c,
+        db.patterns(),
+        db.reflects(),
+        t.elapsed().as_secs_f64()
+    );
+    for p in &pats {
+        let f = pdb::cache_file(&dir, c, r, p);
+        let len = std::fs::metadata(&f).map(|m| m.len()).unwrap_or(0);
+        println!("  {} ({} bytes)", f.display(), len);
+    }
+    Ok(())
+}
+
+/// One entry of the `--algos` list.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    algo: Algo,
+    heur: Heuristic,
+}
+
+impl Run {
+    fn name(&self) -> String {
+        let a = clap::ValueEnum::to_possible_value(&self.algo)
+            .map(|v| v.get_name().to_string())
+            .unwrap_or_default();
+        if matches!(self.algo, Algo::Astar | Algo::Idastar | Algo::PfIdastar) {
+            let h = clap::ValueEnum::to_possible_value(&self.heur)
+                .map(|v| v.get_name().to_string())
+                .unwrap_or_default();
+            format!("{a}:{h}")
+        } else {
+            a
+        }
+    }
+}
+
+fn parse_runs(s: &str) -> Result<Vec<Run>> {
+    s.split(',')
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| {
+            let (a, h) = t.trim().split_once(':').unwrap_or((t.trim(), "pdb"));
+            let algo = <Algo as clap::ValueEnum>::from_str(a, true)
+                .map_err(|_| anyhow::anyhow!("unknown algorithm '{a}'"))?;
+            let heur = <Heuristic as clap::ValueEnum>::from_str(h, true)
+                .map_err(|_| anyhow::anyhow!("unknown heuristic '{h}'"))?;
+            Ok(Run { algo, heur })
+        })
+        .collect()
+}
+
+fn default_runs(cells: usize) -> &'static str {
+    match cells {
+        0..=9 => "bfs,dfs,dls,ids,bibfs,astar:manhattan,astar:pdb,idastar:misplaced,idastar:manhattan,idastar:linear-conflict,idastar:pdb,pf-idastar:pdb",
+        10..=16 => "idastar:pdb,idastar:linear-conflict",
+        _ => "fast",
+    }
+}
+
+fn bench_cmd(a: BenchArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&a.file)
+        .with_context(|| format!("cannot read benchmark file {}", a.file.display()))?;
+    let mut cases = parse_cases(&text).with_context(|| format!("{}", a.file.display()))?;
+    if let Some(n) = a.limit {
+        cases.truncate(n);
+    }
+    let first = &cases[0].puzzle;
+    let cells = first.width() * first.height();
+    let runs = parse_runs(a.algos.as_deref().unwrap_or(default_runs(cells)))?;
+    let depth = a.depth.or((cells == 9).then_some(31));
+    let limits = Limits {
+        depth,
+        max_nodes: u64::MAX,
+    };
+    if runs.iter().any(|r| r.heur == Heuristic::Pdb) && cells <= 16 {
+        let t = Instant::now();
+        let db = PatternDb::for_board(first.width(), first.height())?;
+        println!(
+            "pattern tables {:?}{}: ready in {:.2} s (cache: {})",
+            db.patterns(),
+            if db.reflects() {
+                " + diagonal reflection"
+            } else {
+                ""
+            },
+            t.elapsed().as_secs_f64(),
+            pdb::cache_dir().display()
+        );
+    }
+    println!("{} positions from {}", cases.len(), a.file.display());
+    for run in &runs {
+        bench_run(&cases, *run, &limits, a.verbose || cells > 9)?;
+    }
+    if a.compare > 0 {
+        compare_pathfinding(&cases[..a.compare.min(cases.len())])?;
+    }
+    Ok(())
+}
+
+/// CPU time of the whole process (all threads) in seconds, from Linux `/proc/self/stat`
+/// (user + system, 10 ms ticks), so figures can be read apart from the wall clock when
+/// other jobs share the cores.
+fn thread_cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
+fn bench_run(cases: &[BenchCase], run: Run, limits: &Limits, per_case: bool) -> Result<()> {
+    println!("\n== {} ==", run.name());
+    let cpu0 = thread_cpu_seconds();
+    if per_case {
+        println!(
+            "{:>5} {:>4} {:>4} {:>12} {:>13} {:>10} {:>15}",
+            "id", "opt", "len", "expanded", "generated", "ms", "published"
+        );
+    }
+    let (mut total_us, mut nodes, mut generated) = (0u64, 0u64, 0u64);
+    let (mut wrong, mut max_us) = (0usize, 0u64);
+    let mut lengths = Vec::new();
+    for c in cases {
+        let s: Solution = solve(&c.puzzle, &c.goal, run.algo, run.heur, limits)
+            .with_context(|| format!("{} on position {}", run.name(), c.id))?;
+        let len = s.moves.len();
+        if run.algo.is_optimal() && len != c.optimal {
+            wrong += 1;
+        }
+        lengths.push(len);
+        total_us += s.micros;
+        max_us = max_us.max(s.micros);
+        nodes += s.nodes;
+        generated += s.generated;
+        if per_case {
+            let published = c.figures.first().map(|v| v.to_string()).unwrap_or_default();
+            println!(
+                "{:>5} {:>4} {:>4} {:>12} {:>13} {:>10.3} {:>15}",
+                c.id,
+                c.optimal,
+                len,
+                s.nodes,
+                s.generated,
+                s.micros as f64 / 1000.0,
+                published
+            );
+        }
+    }
+    let n = cases.len();
+    if let (Some(a), Some(b)) = (cpu0, thread_cpu_seconds()) {
+        println!(
+            "{}: wall {:.3} s of search; CPU {:.2} s over all threads for the run (incl. checks)",
+            run.name(),
+            total_us as f64 / 1e6,
+            b - a
+        );
+    }
+    if run.algo.is_optimal() {
+        println!(
+            "{}: {}/{} optimal lengths match; {} expanded, {} generated; total {:.3} s, mean {:.3} ms, max {:.3} ms",
+            run.name(),
+            n - wrong,
+            n,
+            nodes,
+            generated,
+            total_us as f64 / 1e6,
+            total_us as f64 / n as f64 / 1000.0,
+            max_us as f64 / 1000.0
+        );
+    } else {
+        let excess: i64 = cases
+            .iter()
+            .zip(&lengths)
+            .map(|(c, &l)| l as i64 - c.optimal as i64)
+            .sum();
+        println!(
+            "{}: not optimal; mean length {:.1} vs optimal {:.1} (+{} moves in all); {} expanded; total {:.3} s, max {:.3} ms",
+            run.name(),
+            lengths.iter().sum::<usize>() as f64 / n as f64,
+            cases.iter().map(|c| c.optimal).sum::<usize>() as f64 / n as f64,
+            excess,
+            nodes,
+            total_us as f64 / 1e6,
+            max_us as f64 / 1000.0
+        );
+    }
+    if wrong > 0 {
+        bail!(
+            "{}: {wrong} of {n} lengths differ from the file's optimal",
+            run.name()
+        );
+    }
+    Ok(())
+}
+
+/// Hand-written IDA* against `pathfinding::idastar` with the same pattern tables.
+fn compare_pathfinding(cases: &[BenchCase]) -> Result<()> {
+    println!("\n== hand-written IDA* vs pathfinding::idastar (same PDB heuristic) ==");
+    println!(
+        "{:>5} {:>4} {:>12} {:>10} {:>12} {:>10} {:>7}",
+        "id", "opt", "hand nodes", "hand ms", "pf nodes", "pf ms", "speedup"
+    );
+    let limits = Limits {
+        depth: None,
+        max_nodes: u64::MAX,
+    };
+    let (mut th, mut tp) = (0u64, 0u64);
+    for c in cases {
+        let h = solve(&c.puzzle, &c.goal, Algo::Idastar, Heuristic::Pdb, &limits)?;
+        let p = solve(&c.puzzle, &c.goal, Algo::PfIdastar, Heuristic::Pdb, &limits)?;
+        if h.moves.len() != c.optimal || p.moves.len() != c.optimal {
+            bail!(
+                "position {}: lengths {} / {} differ from optimal {}",
+                c.id,
+                h.moves.len(),
+                p.moves.len(),
+                c.optimal
+            );
+        }
+        th += h.micros;
+        tp += p.micros;
+        println!(
+            "{:>5} {:>4} {:>12} {:>10.3} {:>12} {:>10.3} {:>6.1}x",
+            c.id,
+            c.optimal,
+            h.nodes,
+            h.micros as f64 / 1000.0,
+            p.nodes,
+            p.micros as f64 / 1000.0,
+            p.micros as f64 / h.micros.max(1) as f64
+        );
+    }
+    println!(
+        "total: hand {:.3} s, pathfinding {:.3} s, speedup {:.1}x",
+        th as f64 / 1e6,
+        tp as f64 / 1e6,
+        tp as f64 / th.max(1) as f64
+    );
+    Ok(())
+}
+
+fn bench_fast_cmd(a: BenchFastArgs) -> Result<()> {
+    let (r, c) = parse_size(&a.size)?;
+    let limits = Limits::default();
+    let (mut total, mut max, mut len) = (0u64, 0u64, 0usize);
+    for seed in 0..a.count {
+        for goal in [Goal::BlankFirst, Goal::BlankLast] {
+            let p = Puzzle::random(c, r, goal, seed)?;
+            let s = solve(&p, &goal, Algo::Fast, Heuristic::Zero, &limits)?;
+            total += s.micros;
+            max = max.max(s.micros);
+            len += s.moves.len();
+        }
+    }
+    let n = 2 * a.count;
+    println!(
+        "fast solver on {n} random {r}x{c} boards (both goals): mean {:.2} ms, max {:.2} ms, mean length {:.0}",
+        total as f64 / n as f64 / 1000.0,
+        max as f64 / 1000.0,
+        len as f64 / n as f64
+    );
+    Ok(())
 }

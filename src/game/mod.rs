@@ -1,1 +1,12 @@
-//! (being written)
+//! The bundled practice games: real windows the bot can play without installing anything.
+//!
+//! Each game keeps its rules in a pure module (unit-tested without a display) and its
+//! window loop in another; the window only forwards clicks and time, and logs the events
+//! the rules produce. Lianliankan lives in [`logic`] and [`window`]; the sliding puzzle's
+//! window will sit beside them as `slide.rs`.
+
+pub mod logic;
+pub mod window;
+
+pub use logic::{Event, Game, GameConfig, ShuffleReason, Stats};
+pub use window::{read_log, run, verdict, Outcome, WindowConfig};

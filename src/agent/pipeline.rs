@@ -1,0 +1,96 @@
+//! The real stages behind [`Eyes`] and [`Brain`]: the project's reader ([`crate::vision`])
+//! and planner ([`crate::plan`]).
+
+use super::stages::{Blind, Brain, Eyes, Proposal, Seen};
+use crate::board::{Board, Rules};
+use crate::geometry::Grid;
+use crate::plan::{plan, Outcome, PlanOptions, Strategy};
+use crate::vision::{read, read_cells, Hints, ReadError};
+use image::RgbaImage;
+
+/// The vision stage: finds the grid on the first read (with optional size hints), reads
+/// cells on a locked grid afterwards.
+#[derive(Clone, Debug, Default)]
+pub struct Vision {
+    pub hints: Hints,
+}
+
+impl Eyes for Vision {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+        let r = match grid {
+            Some(g) => read_cells(frame, g),
+            None => read(frame, &self.hints),
+        };
+        match r {
+            Ok(r) => Ok(Seen {
+                grid: r.grid,
+                board: r.board,
+                unsure: r.unsure,
+            }),
+            Err(e @ ReadError::Animation(_)) => Err(Blind::Animation(e.to_string())),
+            Err(e) => Err(Blind::NoBoard(e.to_string())),
+        }
+    }
+}
+
+/// The planner. Plans are kept reproducible (a state budget, no wall-clock limit) so a
+/// recorded session replays to the same moves; when the search gives up or proves the
+/// board unclearable, the greedy order is played instead (the game reshuffles when stuck).
+#[derive(Clone, Copy, Debug)]
+pub struct Planner {
+    pub strategy: Strategy,
+    pub max_states: u64,
+}
+
+impl Default for Planner {
+    fn default() -> Self {
+        Planner {
+            strategy: Strategy::Search,
+            max_states: 200_000,
+        }
+    }
+}
+
+impl Planner {
+    /// Rebuilds the planner from its recorded [`Brain::name`] ("search/200000").
+    pub fn from_name(name: &str) -> Result<Planner, String> {
+        let (s, n) = name
+            .split_once('/')
+            .ok_or_else(|| format!("planner {name:?}: expected STRATEGY/MAX_STATES"))?;
+        Ok(Planner {
+            strategy: s.parse()?,
+            max_states: n
+                .parse()
+                .map_err(|_| format!("planner {name:?}: {n:?} is not a state count"))?,
+        })
+    }
+}
+
+impl Brain for Planner {
+    fn plan(&mut self, board: &Board, rules: &Rules) -> Proposal {
+        let opts = PlanOptions {
+            strategy: self.strategy,
+            max_states: self.max_states,
+            max_time: None,
+        };
+        let mut p = plan(board, rules, &opts);
+        let mut states = p.states;
+        if p.moves.is_empty() && matches!(p.outcome, Outcome::GaveUp | Outcome::Unsolvable) {
+            let greedy = PlanOptions {
+                strategy: Strategy::Greedy,
+                ..opts
+            };
+            p = plan(board, rules, &greedy);
+            states += p.states;
+        }
+        Proposal {
+            moves: p.moves,
+            outcome: p.outcome.name().to_string(),
+            states,
+        }
+    }
+
+    fn name(&self) -> String {
+        format!("{}/{}", self.strategy, self.max_states)
+    }
+}

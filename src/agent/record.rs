@@ -1,0 +1,219 @@
+//! Recording a session: every captured frame as a PNG and every decision as one JSON line
+//! of `session.jsonl`, so `llk replay` can re-check the bot's choices without a window.
+//!
+//! Consecutive identical frames (a game at rest while the bot polls) share one PNG, which
+//! keeps committed sessions small.
+
+use crate::board::{Board, Link, Pos, Rules};
+use crate::capture::Frame;
+use crate::geometry::Grid;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::hash_map::DefaultHasher;
+use std::fs::File;
+use std::hash::{Hash, Hasher};
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// The log's name inside a session folder.
+pub const LOG_NAME: &str = "session.jsonl";
+
+/// Time spent per activity, in microseconds; where a live game's time goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Timings {
+    pub capture: u64,
+    pub read: u64,
+    pub plan: u64,
+    pub click: u64,
+    /// Writing frames and log lines (only when recording).
+    pub record: u64,
+    /// Everything else: sleeping between polls while the game reacts.
+    pub wait: u64,
+    pub total: u64,
+}
+
+/// One line of a session log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Entry {
+    /// The settings a replay needs to redo the decisions.
+    Start {
+        rules: Rules,
+        brain: String,
+        window: String,
+        version: String,
+    },
+    /// A captured frame: its PNG (shared with the previous frame when identical) and where
+    /// the window was.
+    Frame {
+        index: usize,
+        file: String,
+        origin: (i32, i32),
+        t_ms: u64,
+    },
+    /// A board read from frame `frame`; `locked` says the grid was given, not found.
+    Read {
+        frame: usize,
+        locked: bool,
+        grid: Grid,
+        board: Vec<String>,
+        unsure: Vec<Pos>,
+        micros: u64,
+    },
+    /// A frame that gave no board, and why.
+    Blind {
+        frame: usize,
+        locked: bool,
+        animation: bool,
+        message: String,
+    },
+    /// The moves chosen for the board read from `frame`.
+    Plan {
+        frame: usize,
+        board: Vec<String>,
+        outcome: String,
+        moves: Vec<Link>,
+        micros: u64,
+    },
+    /// Clicks made for move `n` (attempt 0 is the first try), screen coordinates.
+    Move {
+        n: usize,
+        attempt: u32,
+        link: Link,
+        expect: Vec<String>,
+        clicks: Vec<(i32, i32)>,
+    },
+    /// How move `n` turned out, judged on frame `frame`: "predicted" (the board the plan
+    /// expected), "changed" (another board: re-plan), "retry:<what>", "no-effect", "stale".
+    Verify {
+        n: usize,
+        frame: usize,
+        result: String,
+        polls: u32,
+        micros: u64,
+    },
+    End {
+        reason: String,
+        moves: usize,
+        pairs_cleared: usize,
+        timings: Timings,
+    },
+}
+
+/// Writes a session folder.
+pub struct SessionWriter {
+    dir: PathBuf,
+    log: BufWriter<File>,
+    frames: usize,
+    last: Option<(u64, String)>,
+}
+
+impl SessionWriter {
+    /// Creates `dir` (and parents) and its log; refuses a folder that already holds a
+    /// session, so a recording is never silently mixed with an older one.
+    pub fn create(dir: &Path) -> Result<Self> {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("creating the session folder {}", dir.display()))?;
+        let log_path = dir.join(LOG_NAME);
+        if log_path.exists() {
+            anyhow::bail!(
+                "{} already holds a recorded session; choose an empty folder",
+                dir.display()
+            );
+        }
+        let log = BufWriter::new(
+            File::create(&log_path).with_context(|| format!("creating {}", log_path.display()))?,
+        );
+        Ok(SessionWriter {
+            dir: dir.to_path_buf(),
+            log,
+            frames: 0,
+            last: None,
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Saves a frame (or reuses the previous PNG when the pixels are identical), logs it
+    /// and returns its index.
+    pub fn frame(&mut self, frame: &Frame, t_ms: u64) -> Result<usize> {
+        let index = self.frames;
+        self.frames += 1;
+        let mut h = DefaultHasher::new();
+        frame.image.dimensions().hash(&mut h);
+        frame.image.as_raw().hash(&mut h);
+        let hash = h.finish();
+        let file = match &self.last {
+            Some((last, file)) if *last == hash => file.clone(),
+            _ => {
+                let file = format!("frame-{index:05}.png");
+                let path = self.dir.join(&file);
+                save_png(&frame.image, &path)?;
+                self.last = Some((hash, file.clone()));
+                file
+            }
+        };
+        self.entry(&Entry::Frame {
+            index,
+            file,
+            origin: frame.origin,
+            t_ms,
+        })?;
+        Ok(index)
+    }
+
+    /// Appends one log line.
+    pub fn entry(&mut self, e: &Entry) -> Result<()> {
+        serde_json::to_writer(&mut self.log, e)?;
+        self.log.write_all(b"\n")?;
+        self.log.flush().context("writing the session log")?;
+        Ok(())
+    }
+}
+
+/// Saves a frame as a maximally compressed PNG: recordings are committed as fixtures, and
+/// screen captures of flat game art compress far better at the highest level.
+fn save_png(img: &image::RgbaImage, path: &Path) -> Result<()> {
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    use image::ImageEncoder;
+    let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    PngEncoder::new_with_quality(
+        BufWriter::new(file),
+        CompressionType::Best,
+        FilterType::Adaptive,
+    )
+    .write_image(
+        img.as_raw(),
+        img.width(),
+        img.height(),
+        image::ExtendedColorType::Rgba8,
+    )
+    .with_context(|| format!("saving {}", path.display()))
+}
+
+/// Reads a session log back, with a one-line error naming the bad line.
+pub fn read_session(dir: &Path) -> Result<Vec<Entry>> {
+    let path = dir.join(LOG_NAME);
+    let f = File::open(&path)
+        .with_context(|| format!("{}: not a recorded session (no {LOG_NAME})", dir.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in BufReader::new(f).lines().enumerate() {
+        let line = line.with_context(|| format!("reading {}", path.display()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        out.push(
+            serde_json::from_str(&line).with_context(|| {
+                format!("{} line {}: not a session entry", path.display(), i + 1)
+            })?,
+        );
+    }
+    Ok(out)
+}
+
+/// Board rows to a board, for log entries (which hold the text form).
+pub fn board_of(rows: &[String]) -> Result<Board> {
+    Board::from_rows(rows).map_err(|e| anyhow::anyhow!("bad board in the session log: {e}"))
+}

@@ -1,0 +1,91 @@
+//! The two stages the play loop consults, as small traits: [`Eyes`] (a frame to a board)
+//! and [`Brain`] (a board to moves).
+//!
+//! The loop is written against these rather than against `vision` and `plan` directly so
+//! that its own logic (verify, retry, re-plan) can be tested against a simulated game with
+//! exact eyes, and so a replay can swap in the same stages it recorded with.
+
+use crate::board::{removable_pairs, Board, Link, Pos, Rules};
+use crate::geometry::Grid;
+use image::RgbaImage;
+use std::fmt;
+
+/// What was read from a frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Seen {
+    /// Where the cells are, in frame pixels.
+    pub grid: Grid,
+    pub board: Board,
+    /// Cells the reader doubts.
+    pub unsure: Vec<Pos>,
+}
+
+/// Why a frame gave no board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Blind {
+    /// Something is moving (a link, a fading pair): capture again shortly.
+    Animation(String),
+    /// No board here, or one that makes no sense.
+    NoBoard(String),
+}
+
+impl fmt::Display for Blind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Blind::Animation(m) => write!(f, "animation: {m}"),
+            Blind::NoBoard(m) => write!(f, "no board: {m}"),
+        }
+    }
+}
+
+/// Reads boards from frames. `grid` is the grid locked from an earlier good read of this
+/// game (a nearly empty board has too few tiles to find one); `None` means find it.
+pub trait Eyes {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind>;
+}
+
+/// What a planner proposes for a board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Proposal {
+    /// Moves in play order, each legal on the board left by the ones before it.
+    pub moves: Vec<Link>,
+    /// The planner's verdict in a word ("cleared", "stuck", ...), for logs.
+    pub outcome: String,
+    /// States examined, for logs.
+    pub states: u64,
+}
+
+/// Chooses moves for a board.
+pub trait Brain {
+    fn plan(&mut self, board: &Board, rules: &Rules) -> Proposal;
+    /// A short name written into recordings, so a replay can rebuild the same brain.
+    fn name(&self) -> String;
+}
+
+/// The simplest brain: the first removable pair in row-major order, one move at a time.
+/// The loop re-plans after every surprise anyway; tests use it as a planner that cannot be
+/// wrong about legality.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FirstPair;
+
+impl Brain for FirstPair {
+    fn plan(&mut self, board: &Board, rules: &Rules) -> Proposal {
+        let pairs = removable_pairs(board, rules);
+        Proposal {
+            outcome: if board.is_clear() {
+                "cleared"
+            } else if pairs.is_empty() {
+                "stuck"
+            } else {
+                "partial"
+            }
+            .to_string(),
+            states: pairs.len() as u64,
+            moves: pairs.into_iter().take(1).collect(),
+        }
+    }
+
+    fn name(&self) -> String {
+        "first-pair".into()
+    }
+}

@@ -1,0 +1,248 @@
+//! The practice game's window: a minifb framebuffer that shows a [`Game`] drawn by the
+//! fixture renderer, turns left-button presses into [`Game::click`] and writes every event
+//! to a JSON-lines log.
+//!
+//! Drawing through [`Renderer`] means the bot sees exactly the pictures vision is tested
+//! on, and the log (not the bot's own account) is what the end-to-end tests judge by.
+
+use super::logic::{Event, Game, GameConfig, Stats};
+use crate::board::Board;
+use crate::render::background::STATUS_H;
+use crate::render::{font, paint, RenderSpec, Renderer};
+use anyhow::{bail, Context, Result};
+use minifb::{Key, MouseButton, MouseMode, Window, WindowOptions};
+use serde::Serialize;
+use serde_json::json;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// How the window behaves, beyond the game's rules.
+#[derive(Clone, Debug)]
+pub struct WindowConfig {
+    /// The window title, which `llk play --window` looks for.
+    pub title: String,
+    pub spec: RenderSpec,
+    /// Where to write the event log (JSON lines, flushed line by line).
+    pub log: Option<PathBuf>,
+    /// Moves the window by (dx, dy) every N removals (alternating directions so it stays on
+    /// screen): a bot that does not re-read the window position misclicks.
+    pub move_every: Option<u32>,
+    pub move_by: (i32, i32),
+    /// Initial window position, when given.
+    pub position: Option<(i32, i32)>,
+    /// Closes the window this long after the board is cleared (`None`: stays open).
+    pub close_after_clear: Option<Duration>,
+    /// Closes the window after this long in any case, so a forgotten test game never lingers.
+    pub timeout: Option<Duration>,
+}
+
+/// How the game ended, written as the log's last line.
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    pub cleared: bool,
+    /// Why the window closed: "cleared", "closed", "timeout".
+    pub reason: String,
+    pub stats: Stats,
+    pub board: Vec<String>,
+    pub millis: u64,
+}
+
+/// The log file, one JSON object per line.
+struct Log(Option<BufWriter<File>>);
+
+impl Log {
+    fn write(&mut self, value: &impl Serialize) -> Result<()> {
+        if let Some(w) = &mut self.0 {
+            serde_json::to_writer(&mut *w, value)?;
+            w.write_all(b"\n")?;
+            w.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs the game in a window until it is closed (by the user, Escape, the timeout, or
+/// `close_after_clear`) and returns how it ended.
+pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome> {
+    let mut game = Game::new(config).map_err(anyhow::Error::msg)?;
+    win.spec
+        .validate(config.rows, config.cols)
+        .map_err(anyhow::Error::msg)?;
+    let mut renderer = Renderer::new(&win.spec, config.rows, config.cols);
+    let first = renderer.draw(game.board(), &[], &[]);
+    let grid = first.grid;
+    let (w, h) = first.image.dimensions();
+    let mut log = Log(match &win.log {
+        Some(p) => {
+            Some(BufWriter::new(File::create(p).with_context(|| {
+                format!("creating the event log {}", p.display())
+            })?))
+        }
+        None => None,
+    });
+
+    let mut window = Window::new(&win.title, w as usize, h as usize, WindowOptions::default())
+        .with_context(|| format!("opening a {w}x{h} game window (is DISPLAY set?)"))?;
+    window.set_target_fps(60);
+    if let Some((x, y)) = win.position {
+        window.set_position(x as isize, y as isize);
+    }
+    log.write(&json!({
+        "event": "start",
+        "title": win.title,
+        "rows": config.rows,
+        "cols": config.cols,
+        "types": config.types,
+        "seed": config.seed,
+        "rules": config.rules,
+        "size": [w, h],
+        "grid": grid,
+        "board": game.board().row_strings(),
+    }))?;
+
+    let start = Instant::now();
+    let mut was_down = false;
+    let mut cleared_at: Option<Instant> = None;
+    let mut moves_done = 0u32;
+    let mut home: Option<(i32, i32)> = None;
+    let mut dirty = true;
+    let mut buffer: Vec<u32> = Vec::new();
+    let reason = loop {
+        if !window.is_open() || window.is_key_down(Key::Escape) {
+            break "closed";
+        }
+        if win.timeout.is_some_and(|t| start.elapsed() >= t) {
+            break "timeout";
+        }
+        if let (Some(t), Some(at)) = (win.close_after_clear, cleared_at) {
+            if at.elapsed() >= t {
+                break "cleared";
+            }
+        }
+        let now = start.elapsed().as_millis() as u64;
+        let mut events = game.tick(now);
+        let down = window.get_mouse_down(MouseButton::Left);
+        if down && !was_down {
+            if let Some((x, y)) = window.get_mouse_pos(MouseMode::Pass) {
+                events.extend(game.click(x, y, grid.cell_at(x, y), now));
+            }
+        }
+        was_down = down;
+        for e in &events {
+            log.write(e)?;
+            match e {
+                Event::Cleared => cleared_at = Some(Instant::now()),
+                Event::Removed { .. } => {
+                    if let Some(n) = win.move_every {
+                        if game.stats().removed.is_multiple_of(n) {
+                            moves_done += 1;
+                            // Alternate between two fixed spots: stepping from
+                            // get_position() drifts, because under a window manager it
+                            // reports the client area while set_position places the frame.
+                            let (x, y) = window.get_position();
+                            let (hx, hy) = *home.get_or_insert((x as i32, y as i32));
+                            let to = if !moves_done.is_multiple_of(2) {
+                                (hx + win.move_by.0, hy + win.move_by.1)
+                            } else {
+                                (hx, hy)
+                            };
+                            window.set_position(to.0 as isize, to.1 as isize);
+                            log.write(
+                                &json!({"event": "moved", "from": [x, y], "to": [to.0, to.1]}),
+                            )?;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        dirty |= !events.is_empty();
+        if dirty {
+            buffer = frame_buffer(&mut renderer, &game, &win.spec);
+            dirty = false;
+        }
+        window
+            .update_with_buffer(&buffer, w as usize, h as usize)
+            .context("drawing the game window")?;
+    };
+    let outcome = Outcome {
+        cleared: game.is_cleared(),
+        reason: reason.to_string(),
+        stats: game.stats(),
+        board: game.board().row_strings(),
+        millis: start.elapsed().as_millis() as u64,
+    };
+    log.write(&json!({"event": "end", "outcome": outcome}))?;
+    Ok(outcome)
+}
+
+/// The window's pixels as minifb wants them (0RGB per u32): the board with its selection and
+/// link, and once cleared a "Cleared!" banner in the status bar — kept off the board so the
+/// bot (and any reader) sees a plainly empty board rather than text over the cells.
+fn frame_buffer(renderer: &mut Renderer, game: &Game, spec: &RenderSpec) -> Vec<u32> {
+    let selected: Vec<_> = game.selected().into_iter().collect();
+    let links: Vec<_> = game.showing().cloned().into_iter().collect();
+    let mut img = renderer.draw(game.board(), &selected, &links).image;
+    if game.is_cleared() {
+        let (w, h) = (img.width() as f32, img.height() as f32);
+        let bar = (STATUS_H as f32 * spec.scale).min(h);
+        let style = spec.theme.style();
+        paint::fill_rect(&mut img, 0.0, h - bar, w, h, style.highlight, 1.0);
+        font::draw_centred(
+            &mut img,
+            "Cleared!",
+            w / 2.0,
+            h - bar / 2.0,
+            bar * 0.8,
+            style.chrome_text,
+        );
+    }
+    img.pixels()
+        .map(|p| (u32::from(p[0]) << 16) | (u32::from(p[1]) << 8) | u32::from(p[2]))
+        .collect()
+}
+
+/// Reads a game's event log back: every line as JSON, for tests and the demo's summary.
+pub fn read_log(path: &std::path::Path) -> Result<Vec<serde_json::Value>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the game log {}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l)
+                .with_context(|| format!("{} line {}: not JSON", path.display(), i + 1))
+        })
+        .collect()
+}
+
+/// The verdict of a finished game log: whether it was cleared, and the counts a bot is
+/// judged on. Fails when the log has no final line (the game was killed).
+pub fn verdict(log: &[serde_json::Value]) -> Result<(bool, Stats, Board)> {
+    let Some(end) = log.iter().rev().find(|v| v["event"] == "end") else {
+        bail!("the game log has no \"end\" line: the game did not finish");
+    };
+    let o = &end["outcome"];
+    let n = |k: &str| o["stats"][k].as_u64().unwrap_or(0) as u32;
+    let stats = Stats {
+        clicks: n("clicks"),
+        outside: n("outside"),
+        empty: n("empty"),
+        busy: n("busy"),
+        illegal: n("illegal"),
+        removed: n("removed"),
+        shuffles: n("shuffles"),
+    };
+    let rows: Vec<String> = o["board"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    let board = Board::from_rows(&rows).unwrap_or_else(|_| Board::new(0, 0));
+    Ok((o["cleared"].as_bool().unwrap_or(false), stats, board))
+}

@@ -1,0 +1,279 @@
+//! One entry point for every algorithm: check the input, bring it to the blank-first goal,
+//! run the chosen search, translate the moves back and verify them by replaying.
+
+use super::fast;
+use super::heuristic::{self, Heuristic};
+use super::ida::{self, ConflictH, ManhattanH, MisplacedH, PdbH, ZeroH};
+use super::pdb::PatternDb;
+use super::puzzle::{step, Dir, Goal, Puzzle};
+use super::search;
+use anyhow::{bail, Context, Result};
+use std::cell::Cell;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Search algorithm, chosen by name on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+pub enum Algo {
+    /// Breadth-first search (`pathfinding::bfs`): optimal, memory grows with the depth.
+    Bfs,
+    /// Depth-first graph search down to a depth bound: fast, not optimal.
+    Dfs,
+    /// Depth-limited tree search to the bound: not optimal.
+    Dls,
+    /// Iterative deepening (depth-first to 1, 2, 3, … moves): optimal, memory of one path.
+    Ids,
+    /// Bidirectional BFS from start and goal (`pathfinding::bfs_bidirectional`): optimal.
+    Bibfs,
+    /// A* (`pathfinding::astar`) with the chosen estimate: optimal.
+    Astar,
+    /// Hand-written IDA* with incremental estimates: optimal, the fastest exact solver.
+    Idastar,
+    /// `pathfinding::idastar` with the chosen estimate, for comparison with `idastar`.
+    PfIdastar,
+    /// Row-and-column reduction: not optimal, any board up to 8×8 in milliseconds.
+    Fast,
+}
+
+impl Algo {
+    /// Whether the returned length is the optimum.
+    pub fn is_optimal(self) -> bool {
+        !matches!(self, Algo::Dfs | Algo::Dls | Algo::Fast)
+    }
+}
+
+/// Bounds a search must respect, so a hopeless choice (BFS on 8×8) fails cleanly instead of
+/// exhausting memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Depth bound of `dfs` and `dls`; default: the length of the `fast` solution, which
+    /// guarantees a solution exists within it.
+    pub depth: Option<usize>,
+    /// Most nodes expanded before giving up.
+    pub max_nodes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            depth: None,
+            max_nodes: 50_000_000,
+        }
+    }
+}
+
+/// A solution with what it cost.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Solution {
+    /// Blank moves, in the caller's convention.
+    pub moves: Vec<Dir>,
+    /// The tile that slid at each move.
+    pub tiles_moved: Vec<u8>,
+    /// Nodes expanded (successors generated from them).
+    pub nodes: u64,
+    /// Nodes generated (children created, plus the start), the count Korf's tables use.
+    pub generated: u64,
+    /// Search time in microseconds (pattern tables are loaded before the clock starts).
+    pub micros: u64,
+}
+
+/// Direction the blank moved between two blank-first boards one move apart.
+fn dir_between(a: &[u8], b: &[u8], width: usize, height: usize) -> Option<Dir> {
+    let ba = a.iter().position(|&t| t == 0)?;
+    let bb = b.iter().position(|&t| t == 0)?;
+    Dir::ALL
+        .into_iter()
+        .find(|&d| step(ba, d, width, height) == Some(bb))
+}
+
+/// Solves `start` for `goal` with `algo` guided by `heuristic` (ignored by the uninformed
+/// algorithms). Unsolvable boards are refused at once by parity; a search that hits
+/// `limits` fails with a message saying so. The returned moves are replayed to check that
+/// they reach the goal before they are returned.
+pub fn solve(
+    start: &Puzzle,
+    goal: &Goal,
+    algo: Algo,
+    heuristic: Heuristic,
+    limits: &Limits,
+) -> Result<Solution> {
+    let (w, h) = (start.width(), start.height());
+    if !start.is_solvable(*goal) {
+        bail!(
+            "this {h}x{w} board cannot reach the {} goal (wrong inversion parity)",
+            goal_name(*goal)
+        );
+    }
+    let flip = *goal == Goal::BlankLast;
+    let canon = if flip {
+        start.converted()
+    } else {
+        start.clone()
+    };
+    let db = if heuristic == Heuristic::Pdb && needs_heuristic(algo) {
+        Some(PatternDb::for_board(w, h)?)
+    } else {
+        None
+    };
+    let clock = Instant::now();
+    let (moves, nodes, generated) = run(&canon, algo, heuristic, db, limits)?;
+    let micros = clock.elapsed().as_micros() as u64;
+    let moves: Vec<Dir> = if flip {
+        moves.into_iter().map(Dir::opposite).collect()
+    } else {
+        moves
+    };
+    let mut check = start.clone();
+    let tiles_moved = check
+        .apply_all(&moves)
+        .context("internal error: solver produced an impossible move")?;
+    if !check.is_goal(*goal) {
+        bail!("internal error: {algo:?} returned moves that do not reach the goal");
+    }
+    Ok(Solution {
+        moves,
+        tiles_moved,
+        nodes,
+        generated,
+        micros,
+    })
+}
+
+fn goal_name(g: Goal) -> &'static str {
+    match g {
+        Goal::BlankFirst => "blank-first",
+        Goal::BlankLast => "blank-last",
+    }
+}
+
+fn needs_heuristic(algo: Algo) -> bool {
+    matches!(algo, Algo::Astar | Algo::Idastar | Algo::PfIdastar)
+}
+
+/// Estimate of a blank-first board, from scratch (for the generic searches).
+fn estimate(tiles: &[u8], w: usize, h: usize, heur: Heuristic, db: Option<&PatternDb>) -> u32 {
+    match (heur, db) {
+        (Heuristic::Zero, _) => 0,
+        (Heuristic::Misplaced, _) => heuristic::misplaced(tiles),
+        (Heuristic::Manhattan, _) => heuristic::manhattan(tiles, w),
+        (Heuristic::LinearConflict, _) => heuristic::linear_conflict(tiles, w, h),
+        (Heuristic::Pdb, Some(db)) => db.estimate(tiles),
+        (Heuristic::Pdb, None) => heuristic::manhattan(tiles, w),
+    }
+}
+
+/// Runs one algorithm on a blank-first board; returns blank-first moves, nodes expanded
+/// and nodes generated.
+fn run(
+    canon: &Puzzle,
+    algo: Algo,
+    heur: Heuristic,
+    db: Option<Arc<PatternDb>>,
+    limits: &Limits,
+) -> Result<(Vec<Dir>, u64, u64)> {
+    let (w, h) = (canon.width(), canon.height());
+    let goal = Puzzle::solved(w, h, Goal::BlankFirst)?;
+    let goal_tiles = goal.tiles().to_vec();
+    let max = limits.max_nodes;
+    let gave_up = |nodes: u64| -> anyhow::Error {
+        anyhow::anyhow!(
+            "{algo:?} gave up after {nodes} nodes (limit {max}); try --algo idastar or fast"
+        )
+    };
+    if algo == Algo::Ids {
+        // Iterative deepening is IDA* with a zero estimate; the hand-written loop avoids
+        // cloning boards and the O(depth) path check of `pathfinding::iddfs`, which took
+        // minutes on the 8-puzzle's 31-move positions.
+        let out = ida::ida_star(w, h, canon.tiles(), &ZeroH, max).ok_or_else(|| gave_up(max))?;
+        return Ok((out.moves, out.expanded, out.generated));
+    }
+    if algo == Algo::Idastar {
+        let t = canon.tiles();
+        let out = match (heur, &db) {
+            (Heuristic::Zero, _) => ida::ida_star(w, h, t, &ZeroH, max),
+            (Heuristic::Misplaced, _) => ida::ida_star(w, h, t, &MisplacedH, max),
+            (Heuristic::Manhattan, _) => ida::ida_star(w, h, t, &ManhattanH::new(w, h), max),
+            (Heuristic::LinearConflict, _) => ida::ida_star(w, h, t, &ConflictH::new(w, h), max),
+            (Heuristic::Pdb, Some(db)) => ida::ida_star(w, h, t, &PdbH::new(db), max),
+            (Heuristic::Pdb, None) => bail!("pattern database not loaded"),
+        };
+        let out = out.ok_or_else(|| gave_up(max))?;
+        return Ok((out.moves, out.expanded, out.generated));
+    }
+    if algo == Algo::Fast {
+        let moves = fast::solve_blank_last(&canon.converted())?;
+        return Ok((moves.into_iter().map(Dir::opposite).collect(), 0, 0));
+    }
+    // Generic searches on whole boards as nodes; the counter doubles as the node limit
+    // (an exhausted counter yields no successors, which ends any of these searches).
+    let count = Cell::new(0u64);
+    let made = Cell::new(1u64);
+    let succ = |s: &Vec<u8>| -> Vec<Vec<u8>> {
+        let n = count.get() + 1;
+        count.set(n);
+        if n > max {
+            return Vec::new();
+        }
+        let b = s.iter().position(|&t| t == 0).unwrap_or(0);
+        let kids: Vec<Vec<u8>> = Dir::ALL
+            .iter()
+            .filter_map(|&d| step(b, d, w, h))
+            .map(|q| {
+                let mut c = s.clone();
+                c.swap(b, q);
+                c
+            })
+            .collect();
+        made.set(made.get() + kids.len() as u64);
+        kids
+    };
+    let is_goal = |s: &Vec<u8>| *s == goal_tiles;
+    let start = canon.tiles().to_vec();
+    let dbr = db.as_deref();
+    let path: Option<Vec<Vec<u8>>> = match algo {
+        Algo::Bfs => pathfinding::directed::bfs::bfs(&start, succ, is_goal),
+        Algo::Bibfs => {
+            pathfinding::directed::bfs::bfs_bidirectional(&start, &goal_tiles, succ, succ)
+        }
+        Algo::Astar => pathfinding::directed::astar::astar(
+            &start,
+            |s| succ(s).into_iter().map(|c| (c, 1u32)),
+            |s| estimate(s, w, h, heur, dbr),
+            is_goal,
+        )
+        .map(|(p, _)| p),
+        Algo::PfIdastar => pathfinding::directed::idastar::idastar(
+            &start,
+            |s| succ(s).into_iter().map(|c| (c, 1u32)),
+            |s| estimate(s, w, h, heur, dbr),
+            is_goal,
+        )
+        .map(|(p, _)| p),
+        Algo::Dfs | Algo::Dls => {
+            let bound = match limits.depth {
+                Some(d) => d,
+                None => fast::solve_blank_last(&canon.converted())?.len(),
+            };
+            if algo == Algo::Dfs {
+                search::dfs_bounded(start.clone(), succ, is_goal, bound)
+            } else {
+                search::dls(start.clone(), succ, is_goal, bound)
+            }
+        }
+        Algo::Ids | Algo::Idastar | Algo::Fast => {
+            bail!("{algo:?} is handled before the generic searches")
+        }
+    };
+    let nodes = count.get();
+    let Some(path) = path else {
+        if nodes > max {
+            return Err(gave_up(nodes - 1));
+        }
+        bail!("{algo:?} found no solution within its depth bound");
+    };
+    let moves = path
+        .windows(2)
+        .map(|p| dir_between(&p[0], &p[1], w, h).context("internal error: path is not a move"))
+        .collect::<Result<Vec<_>>>()?;
+    Ok((moves, nodes, made.get()))
+}

@@ -1,0 +1,98 @@
+//! The committed recordings of the bundled game (fixtures/sessions/*) replay offline: every
+//! reading, plan and verification the bot made live is reproduced from the saved frames by
+//! today's vision and planner. A tampered recording must be caught.
+
+use llk::agent::pipeline::{Planner, Vision};
+use llk::agent::{read_session, replay_session, Brain, Entry, FirstPair};
+use std::path::{Path, PathBuf};
+
+fn sessions() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sessions");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("session.jsonl").exists())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn brain_for(dir: &Path) -> Box<dyn Brain> {
+    let name = read_session(dir)
+        .unwrap()
+        .iter()
+        .find_map(|e| match e {
+            Entry::Start { brain, .. } => Some(brain.clone()),
+            _ => None,
+        })
+        .expect("a start line");
+    if name == FirstPair.name() {
+        Box::new(FirstPair)
+    } else {
+        Box::new(Planner::from_name(&name).unwrap())
+    }
+}
+
+#[test]
+fn recorded_sessions_replay_exactly() {
+    let dirs = sessions();
+    assert!(
+        dirs.len() >= 3,
+        "expected at least 3 recorded sessions, found {}",
+        dirs.len()
+    );
+    for dir in dirs {
+        let mut brain = brain_for(&dir);
+        let checks = replay_session(&dir, &mut Vision::default(), brain.as_mut()).unwrap();
+        let bad: Vec<_> = checks.iter().filter(|c| !c.ok).collect();
+        assert!(bad.is_empty(), "{}: {bad:#?}", dir.display());
+        let moves = checks.iter().filter(|c| c.step.starts_with("move")).count();
+        assert!(moves >= 5, "{}: only {moves} verified moves", dir.display());
+        let entries = read_session(&dir).unwrap();
+        assert!(
+            entries
+                .iter()
+                .any(|e| matches!(e, Entry::End { reason, .. } if reason == "cleared")),
+            "{}: the recording does not end with a cleared board",
+            dir.display()
+        );
+    }
+}
+
+#[test]
+fn a_tampered_recording_fails_replay() {
+    let src = sessions().into_iter().next().expect("a recorded session");
+    let tmp = std::env::temp_dir().join(format!("llk-replay-tamper-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, tmp.join(p.file_name().unwrap())).unwrap();
+    }
+    // Change the first planned move: swap its plan for a different legal-looking order.
+    let log = std::fs::read_to_string(tmp.join("session.jsonl")).unwrap();
+    let mut out = Vec::new();
+    let mut done = false;
+    for line in log.lines() {
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if !done && v["kind"] == "plan" && v["moves"].as_array().is_some_and(|m| m.len() >= 2) {
+            v["moves"].as_array_mut().unwrap().swap(0, 1);
+            done = true;
+        }
+        out.push(v.to_string());
+    }
+    assert!(done, "no plan with two moves to tamper with");
+    std::fs::write(tmp.join("session.jsonl"), out.join("\n")).unwrap();
+    let mut brain = brain_for(&tmp);
+    let checks = replay_session(&tmp, &mut Vision::default(), brain.as_mut()).unwrap();
+    assert!(checks.iter().any(|c| !c.ok && c.step.starts_with("plan")));
+    // The command line says so and exits non-zero.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_llk"))
+        .args(["replay", "--quiet"])
+        .arg(&tmp)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("FAIL plan"));
+    let _ = std::fs::remove_dir_all(&tmp);
+}
