@@ -1,0 +1,193 @@
+//! What is in each cell: a colour descriptor for type matching, and whether the cell shows
+//! background (empty), a tile, or something else.
+//!
+//! Every cell is summarised by the mean colours of a 6 × 6 grid of blocks over its interior
+//! (borders, 3-D edges and gaps left out). Block means survive JPEG, scaling and a pixel of
+//! misalignment, keep colour (greyscale confuses red and green of equal brightness) and make
+//! comparisons cheap. The same blocks give the cell's texture ("spread"), which separates a
+//! tile's symbol from a flat, gradient or noisy background.
+
+use super::pixels::{colour_dist, Integral};
+use crate::geometry::Grid;
+
+/// Blocks per side of a cell descriptor.
+pub const B: usize = 6;
+/// Interior of a cell as fractions of the pitch: skips the border on the top/left and the
+/// 3-D edge, gap and highlight stroke on the bottom/right.
+const INSET_LO: f32 = 0.15;
+const INSET_HI: f32 = 0.82;
+
+/// The block means of one cell at one alignment.
+pub type Desc = [[f32; 3]; B * B];
+
+/// What vision knows about one cell's pixels.
+#[derive(Clone, Debug)]
+pub struct CellFeatures {
+    /// Descriptors at each alignment shift; index [`CENTRE`] is the unshifted one.
+    pub descs: Vec<Desc>,
+    /// Mean colour of the interior.
+    pub mean: [f32; 3],
+    /// Mean distance of the blocks from the interior's mean: texture, 0 for a flat colour.
+    pub spread: f32,
+    /// Mean colours of small patches near the four face corners, where symbols rarely
+    /// reach: what every tile of a game shares.
+    pub body: [[f32; 3]; 4],
+}
+
+/// Index of the unshifted descriptor in [`CellFeatures::descs`].
+pub const CENTRE: usize = 4;
+
+/// A summed-area table big enough for every cell of `grid` and its ring, shifted by up to
+/// `shift` px.
+pub fn integral_for(frame: &image::RgbaImage, grid: &Grid) -> Integral {
+    let (x, y, w, h) = grid.bounds();
+    let m = (grid.pitch.0.max(grid.pitch.1) * 1.2).ceil() as i64 + 4;
+    Integral::new(
+        frame,
+        x.floor() as i64 - m,
+        y.floor() as i64 - m,
+        w.ceil() as i64 + 2 * m,
+        h.ceil() as i64 + 2 * m,
+    )
+}
+
+/// Alignment step in pixels for a pitch: one pixel for normal tiles, more for big ones.
+pub fn shift_step(grid: &Grid) -> i64 {
+    ((grid.pitch.0.min(grid.pitch.1) / 32.0).round() as i64).max(1)
+}
+
+/// Features of cell (row, col) (ring cells allowed); `None` when the cell is not wholly
+/// inside the frame.
+pub fn features(
+    integral: &Integral,
+    grid: &Grid,
+    row: i32,
+    col: i32,
+    frame_size: (u32, u32),
+) -> Option<CellFeatures> {
+    let (x, y, w, h) = grid.cell_rect(row, col);
+    if x < 0.0 || y < 0.0 || x + w > frame_size.0 as f32 + 0.5 || y + h > frame_size.1 as f32 + 0.5
+    {
+        return None;
+    }
+    let step = shift_step(grid) as f32;
+    let (ix0, iy0) = (x + w * INSET_LO, y + h * INSET_LO);
+    let (iw, ih) = (w * (INSET_HI - INSET_LO), h * (INSET_HI - INSET_LO));
+    let (bw, bh) = (iw / B as f32, ih / B as f32);
+    let mut descs = Vec::with_capacity(9);
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let mut d = [[0f32; 3]; B * B];
+            let (sx, sy) = (ix0 + dx as f32 * step, iy0 + dy as f32 * step);
+            for by in 0..B {
+                let ya = sy + by as f32 * bh;
+                for bx in 0..B {
+                    let xa = sx + bx as f32 * bw;
+                    d[by * B + bx] = integral.mean_f(xa, ya, xa + bw, ya + bh)?;
+                }
+            }
+            descs.push(d);
+        }
+    }
+    let c = &descs[CENTRE];
+    let mut mean = [0f32; 3];
+    for b in c.iter() {
+        for i in 0..3 {
+            mean[i] += b[i] / (B * B) as f32;
+        }
+    }
+    let spread = c.iter().map(|b| colour_dist(*b, mean)).sum::<f32>() / (B * B) as f32;
+    let patch = |fx0: f32, fy0: f32| -> Option<[f32; 3]> {
+        let s = 0.08;
+        integral.mean(
+            (x + w * fx0).round() as i64,
+            (y + h * fy0).round() as i64,
+            ((x + w * (fx0 + s)).round() as i64).max((x + w * fx0).round() as i64 + 1),
+            ((y + h * (fy0 + s)).round() as i64).max((y + h * fy0).round() as i64 + 1),
+        )
+    };
+    let body = [
+        patch(0.1, 0.1)?,
+        patch(0.68, 0.1)?,
+        patch(0.1, 0.68)?,
+        patch(0.68, 0.68)?,
+    ];
+    Some(CellFeatures {
+        descs,
+        mean,
+        spread,
+        body,
+    })
+}
+
+/// Mean absolute difference of two descriptors (0..255 per channel).
+#[inline]
+pub fn desc_dist(a: &Desc, b: &Desc) -> f32 {
+    let mut s = 0f32;
+    for (p, q) in a.iter().zip(b) {
+        s += (p[0] - q[0]).abs() + (p[1] - q[1]).abs() + (p[2] - q[2]).abs();
+    }
+    s / (3 * B * B) as f32
+}
+
+/// Like [`desc_dist`] but gives up (returning something ≥ `limit`) once the partial sum
+/// already exceeds it: most comparisons are between different types and stop early.
+#[inline]
+pub fn desc_dist_limit(a: &Desc, b: &Desc, limit: f32) -> f32 {
+    let cap = limit * (3 * B * B) as f32;
+    let mut s = 0f32;
+    for (i, (p, q)) in a.iter().zip(b).enumerate() {
+        s += (p[0] - q[0]).abs() + (p[1] - q[1]).abs() + (p[2] - q[2]).abs();
+        if i % 6 == 5 && s > cap {
+            return limit.max(s / (3 * B * B) as f32);
+        }
+    }
+    s / (3 * B * B) as f32
+}
+
+/// Distance between two cells allowing a small misalignment: `a` unshifted against every
+/// shift of `b`.
+pub fn cell_dist(a: &CellFeatures, b: &CellFeatures, limit: f32) -> f32 {
+    let d0 = desc_dist_limit(&a.descs[CENTRE], &b.descs[CENTRE], limit * 2.5);
+    if d0 >= limit * 2.5 {
+        return d0;
+    }
+    let mut best = d0;
+    for (i, d) in b.descs.iter().enumerate() {
+        if i != CENTRE {
+            best = best.min(desc_dist_limit(&a.descs[CENTRE], d, best));
+        }
+    }
+    best
+}
+
+/// Distance after the best per-channel gain and offset (least squares) from `a` to `b`: a
+/// tile under a translucent "selected" highlight is its type's picture times a gain plus a
+/// tint, so it matches its type here though not under [`cell_dist`]. Returns (distance,
+/// mean gain).
+pub fn affine_dist(a: &Desc, b: &Desc) -> (f32, f32) {
+    let n = (B * B) as f32;
+    let mut resid = 0f32;
+    let mut gains = 0f32;
+    for ch in 0..3 {
+        let (mut sx, mut sy, mut sxx, mut sxy) = (0f32, 0f32, 0f32, 0f32);
+        for (p, q) in a.iter().zip(b) {
+            sx += p[ch];
+            sy += q[ch];
+            sxx += p[ch] * p[ch];
+            sxy += p[ch] * q[ch];
+        }
+        let var = sxx - sx * sx / n;
+        let g = if var > 1e-3 {
+            (sxy - sx * sy / n) / var
+        } else {
+            1.0
+        };
+        let o = (sy - g * sx) / n;
+        gains += g / 3.0;
+        for (p, q) in a.iter().zip(b) {
+            resid += (g * p[ch] + o - q[ch]).abs();
+        }
+    }
+    (resid / (3.0 * n), gains)
+}

@@ -1,0 +1,110 @@
+//! Rendered fixtures read exactly: `fixture_case(0..200)` across themes, backgrounds, sizes,
+//! gaps, JPEG and DPI scales. Grid within tolerance (origin 3 px, pitch 0.5 px), board equal
+//! up to renaming — both with the grid found ([`read`]) and with the true grid given
+//! ([`read_cells`]).
+
+use llk::geometry::Grid;
+use llk::render::fixtures::{fixture_case, fixture_spec};
+use llk::vision::{read, read_cells, Hints};
+
+const CASES: u64 = 200;
+
+fn grid_ok(got: &Grid, want: &Grid) -> Result<(), String> {
+    if (got.rows, got.cols) != (want.rows, want.cols) {
+        return Err(format!(
+            "size {}x{} (want {}x{})",
+            got.rows, got.cols, want.rows, want.cols
+        ));
+    }
+    let dx = (got.origin.0 - want.origin.0)
+        .abs()
+        .max((got.origin.1 - want.origin.1).abs());
+    let dp = (got.pitch.0 - want.pitch.0)
+        .abs()
+        .max((got.pitch.1 - want.pitch.1).abs());
+    if dx > 3.0 || dp > 0.5 {
+        return Err(format!(
+            "origin {:?} pitch {:?} (want {:?} {:?})",
+            got.origin, got.pitch, want.origin, want.pitch
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn rendered_fixtures_read_exactly() {
+    let mut failures = Vec::new();
+    for i in 0..CASES {
+        let name = fixture_spec(i).name;
+        let (img, truth_grid, truth) = fixture_case(i);
+        let with_grid = match read_cells(&img, &truth_grid) {
+            Ok(r) => match truth.renaming_mismatches(&r.board) {
+                Some(m) if m.is_empty() => Ok(()),
+                m => Err(format!(
+                    "read_cells mismatches at {m:?}\n{}\n--\n{}",
+                    r.board, truth
+                )),
+            },
+            Err(e) => Err(format!("read_cells: {e}")),
+        };
+        let found = match read(&img, &Hints::default()) {
+            Ok(r) => grid_ok(&r.grid, &truth_grid).and_then(|_| {
+                match truth.renaming_mismatches(&r.board) {
+                    Some(m) if m.is_empty() => Ok(()),
+                    m => Err(format!("read mismatches at {m:?}")),
+                }
+            }),
+            Err(e) => Err(format!("read: {e}")),
+        };
+        let status = match (&with_grid, &found) {
+            (Ok(()), Ok(())) => "ok".to_string(),
+            (a, b) => format!(
+                "FAIL {} | {}",
+                a.as_ref().err().map_or("cells ok", |s| s.as_str()),
+                b.as_ref().err().map_or("read ok", |s| s.as_str())
+            ),
+        };
+        println!("{name:48} {status}");
+        if status != "ok" {
+            failures.push(name);
+        }
+    }
+    println!(
+        "{} of {CASES} fixtures read exactly",
+        CASES as usize - failures.len()
+    );
+    assert!(failures.is_empty(), "failed: {failures:?}");
+}
+
+/// `LLK_CASE=N cargo test --release --test vision_fixtures debug_case -- --nocapture`
+/// prints one case's truth and readings side by side.
+#[test]
+fn debug_case() {
+    let Some(i) = std::env::var("LLK_CASE")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+    else {
+        return;
+    };
+    let (img, g, truth) = fixture_case(i);
+    println!("{} grid {:?}", fixture_spec(i).name, g);
+    img.save(format!("/tmp/case{i}.png")).unwrap();
+    match read_cells(&img, &g) {
+        Ok(r) => {
+            let t = truth.row_strings();
+            for (k, row) in r.board.row_strings().iter().enumerate() {
+                println!("{}   {}", t[k], row);
+            }
+            println!("unsure {:?}", r.unsure);
+        }
+        Err(e) => println!("read_cells: {e}"),
+    }
+    println!(
+        "find_grid {:?}",
+        llk::vision::grid::find_grid(&img, &Hints::default())
+    );
+    match read(&img, &Hints::default()) {
+        Ok(r) => println!("read grid {:?}\n{}", r.grid, r.board),
+        Err(e) => println!("read: {e}"),
+    }
+}
