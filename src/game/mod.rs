@@ -6,6 +6,8 @@
 //! window will sit beside them as `slide.rs`.
 
 pub mod logic;
+pub mod slide;
+pub mod slide_window;
 pub mod window;
 
 pub use logic::{Event, Game, GameConfig, ShuffleReason, Stats};
