@@ -414,12 +414,7 @@ where
 /// One IDA* iteration at `ctx.bound` over several threads: expand breadth-first from the
 /// start until there are enough subtrees, then let the workers take them in turn. On
 /// success `ctx.path` holds the solution; counts and the next bound are merged into `ctx`.
-fn parallel_iteration<H>(
-    ctx: &mut Ctx<'_, H>,
-    acc: H::Acc,
-    blank: usize,
-    threads: usize,
-) -> Option<bool>
+fn parallel_iteration<H>(ctx: &mut Ctx<'_, H>, acc: H::Acc, blank: usize, threads: usize) -> Option<bool>
 where
     H: Incremental + Sync,
     H::Acc: Send + Sync,
@@ -444,12 +439,7 @@ where
                 ctx.next_bound = ctx.next_bound.min(g + h);
                 continue;
             }
-            if h == 0
-                && it.tiles[..ctx.cells]
-                    .iter()
-                    .enumerate()
-                    .all(|(i, &t)| t as usize == i)
-            {
+            if h == 0 && it.tiles[..ctx.cells].iter().enumerate().all(|(i, &t)| t as usize == i) {
                 ctx.path = it.path;
                 return Some(true);
             }
@@ -464,9 +454,7 @@ where
                 tiles[it.blank] = tile;
                 tiles[q] = 0;
                 ctx.generated += 1;
-                let child = ctx
-                    .heur
-                    .update(&it.acc, &tiles[..ctx.cells], tile, q, it.blank);
+                let child = ctx.heur.update(&it.acc, &tiles[..ctx.cells], tile, q, it.blank);
                 let mut path = it.path.clone();
                 path.push(dir);
                 next.push(Item {
@@ -483,13 +471,8 @@ where
     let stop = ctx.stop;
     stop.store(false, Ordering::Relaxed);
     let taken = AtomicUsize::new(0);
-    let (heur, cells, nbrs, bound, max_nodes) = (
-        ctx.heur,
-        ctx.cells,
-        ctx.nbrs,
-        ctx.bound,
-        ctx.max_nodes.saturating_sub(ctx.expanded),
-    );
+    let (heur, cells, nbrs, bound, max_nodes) =
+        (ctx.heur, ctx.cells, ctx.nbrs, ctx.bound, ctx.max_nodes.saturating_sub(ctx.expanded));
     let items = &items;
     let results: Vec<(Option<Vec<Dir>>, bool, u32, u64, u64)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
