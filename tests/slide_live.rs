@@ -98,6 +98,9 @@ struct Case {
     name: &'static str,
     game: Vec<String>,
     play: Vec<String>,
+    /// Also check that asking for the other goal convention is refused by parity (true on
+    /// even widths, where the two goals have opposite parity).
+    wrong_goal_refused: bool,
 }
 
 /// Opens the game, waits until the window manager lists it, and returns its guard.
@@ -143,6 +146,26 @@ fn run_case(case: &Case, dir: &Path) -> Result<String, String> {
     let title = format!("LLK slide e2e {} {}", case.name, std::process::id());
     let mut game = open_game(&title, &log, &case.game)?;
     let window = format!("--window={title}");
+    if case.wrong_goal_refused {
+        let (ok, out) = run_llk(
+            vec![
+                "slide".into(),
+                "play".into(),
+                window.clone(),
+                "--goal=blank-first".into(),
+            ]
+            .into_iter()
+            .chain(case.play.iter().cloned())
+            .collect(),
+            Duration::from_secs(30),
+            "llk slide play --goal=blank-first",
+        )?;
+        if ok || !out.contains("parity") {
+            return Err(format!(
+                "the blank-first goal should be refused by parity, got ok={ok}: {out}"
+            ));
+        }
+    }
     // A rehearsal first: it must plan without a single click reaching the game.
     let (ok, dry) = run_llk(
         vec![
@@ -205,6 +228,60 @@ fn run_case(case: &Case, dir: &Path) -> Result<String, String> {
     Ok(verdict)
 }
 
+/// Starts a 4×4 game and the player, moves the mouse away mid-game as a person would, and
+/// expects the player to stop at once saying why, with the puzzle not solved.
+fn user_takes_control(dir: &Path) -> Result<String, String> {
+    use enigo::{Coordinate, Enigo, Mouse, Settings};
+    let title = format!("LLK slide e2e control {}", std::process::id());
+    let log = dir.join("control.jsonl");
+    let mut game = open_game(&title, &log, &["--slide=4x4".into(), "--seed=21".into()])?;
+    let mut play = Guard(
+        command(&[
+            "slide".into(),
+            "play".into(),
+            format!("--window={title}"),
+            "--size=4x4".into(),
+            "--timeout=40".into(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?,
+        "llk slide play",
+    );
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut enigo = Enigo::new(&Settings::default()).map_err(|e| e.to_string())?;
+    enigo
+        .move_mouse(5, 5, Coordinate::Abs)
+        .map_err(|e| e.to_string())?;
+    let moved = Instant::now();
+    let status = wait_for(&mut play, Duration::from_secs(10))?;
+    let stopped_after = moved.elapsed();
+    let out = output(&mut play.0);
+    let _ = game.0.kill();
+    let _ = wait_for(&mut game, Duration::from_secs(5));
+    if status.success() || !out.contains("user took control") {
+        return Err(format!(
+            "expected a stop with \"user took control\", got {status}: {out}"
+        ));
+    }
+    if stopped_after > Duration::from_secs(2) {
+        return Err(format!("the player took {stopped_after:?} to stop"));
+    }
+    let solved = llk::game::read_log(&log)
+        .map_err(|e| format!("{e:#}"))?
+        .iter()
+        .any(|e| e["event"] == "solved");
+    if solved {
+        return Err("the puzzle got solved although the user took control".into());
+    }
+    Ok(format!(
+        "user-takes-control: the player stopped {:.0} ms after the mouse moved: {}",
+        stopped_after.as_secs_f64() * 1000.0,
+        out.lines().last().unwrap_or("").trim()
+    ))
+}
+
 #[test]
 fn player_solves_the_bundled_sliding_puzzles_live() {
     if let Err(why) = display_answers() {
@@ -225,6 +302,7 @@ fn player_solves_the_bundled_sliding_puzzles_live() {
             game: vec!["--slide=3x3".into(), "--seed=11".into()],
             // No --size: the player finds the board's size itself.
             play: vec![],
+            wrong_goal_refused: false,
         },
         Case {
             name: "numbers-4x4",
@@ -234,6 +312,7 @@ fn player_solves_the_bundled_sliding_puzzles_live() {
                 "--tile-px=60".into(),
             ],
             play: vec!["--size=4x4".into()],
+            wrong_goal_refused: true,
         },
         Case {
             name: "picture-3x3",
@@ -247,6 +326,7 @@ fn player_solves_the_bundled_sliding_puzzles_live() {
                 "--size=3x3".into(),
                 format!("--reference={}", reference.display()),
             ],
+            wrong_goal_refused: false,
         },
     ];
     let mut failures = Vec::new();
@@ -258,6 +338,13 @@ fn player_solves_the_bundled_sliding_puzzles_live() {
                 eprintln!("FAILED {}: {e}", case.name);
                 failures.push(format!("{}: {e}", case.name));
             }
+        }
+    }
+    match user_takes_control(&dir) {
+        Ok(v) => eprintln!("ok {v}"),
+        Err(e) => {
+            eprintln!("FAILED user-takes-control: {e}");
+            failures.push(format!("user-takes-control: {e}"));
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
