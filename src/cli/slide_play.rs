@@ -214,7 +214,7 @@ fn print_report(r: &PlayReport, json: bool) -> Result<()> {
     }
     let secs = r.millis as f64 / 1000.0;
     println!(
-        "{}: {} moves made in {:.2} s ({:.1} moves/s), {} clicks, {} retried, {} re-solves, {} frames read",
+        "{}: {} moves made in {:.2} s ({:.1} moves/s), {} clicks, {} retried, {} re-solves, {} frames read ({:.1} ms each)",
         if r.solved { "solved" } else { "not solved" },
         r.moves_made,
         secs,
@@ -222,7 +222,8 @@ fn print_report(r: &PlayReport, json: bool) -> Result<()> {
         r.clicks,
         r.retries,
         r.resolves,
-        r.reads
+        r.reads,
+        r.read_micros as f64 / 1000.0 / r.reads.max(1) as f64
     );
     Ok(())
 }

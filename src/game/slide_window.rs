@@ -167,3 +167,21 @@ pub fn slide_verdict(log: &[serde_json::Value]) -> Result<(bool, SlideStats, Vec
         .unwrap_or_default();
     Ok((o["solved"].as_bool().unwrap_or(false), stats, board))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdict_reads_the_end_line_and_needs_one() {
+        let end = json!({"event": "end", "outcome": {"solved": true, "reason": "solved",
+            "stats": {"clicks": 5, "outside": 0, "illegal": 1, "moves": 4},
+            "board": [1, 2, 3, 0], "millis": 10}});
+        let (solved, stats, board) = slide_verdict(&[json!({"event": "start"}), end]).unwrap();
+        assert!(solved);
+        assert_eq!((stats.clicks, stats.illegal, stats.moves), (5, 1, 4));
+        assert_eq!(board, vec![1, 2, 3, 0]);
+        let err = slide_verdict(&[json!({"event": "start"})]).unwrap_err();
+        assert!(err.to_string().contains("no \"end\" line"));
+    }
+}
