@@ -8,7 +8,7 @@
 //! move, a user's click) is re-read and re-solved from what is actually there.
 
 use super::screen::{read_slide, read_with_grid, SlideReading, Tiles};
-use super::{moves_to_string, solve, Algo, Dir, Goal, Heuristic, Limits, Puzzle, Solution};
+use super::{moves_to_string, pdb, solve, Algo, Dir, Goal, Heuristic, Limits, Puzzle, Solution};
 use crate::board::Pos;
 use crate::capture::{Frame, FrameSource};
 use crate::input::Clicker;
@@ -67,14 +67,25 @@ pub struct PlayReport {
     /// Time spent capturing and reading frames, in microseconds (the rest is clicking,
     /// the mouse's hold and gap, and waiting for the game).
     pub read_micros: u64,
+    /// Time spent planning (including loading pattern tables), in microseconds.
+    pub plan_micros: u64,
     pub solved: bool,
     pub millis: u64,
 }
 
-/// Plans the moves for `start`: optimal IDA* on boards of up to 9 cells; on larger boards
-/// IDA* with linear conflicts within a node budget (a few seconds), and the fast
-/// row-and-column solver when that budget runs out, so the player never stalls on a hard
-/// scramble.
+/// Whether the pattern tables for a board size are on disk already (`llk slide pdb`):
+/// building them takes about 40 s and 700 MB on a 4×4, too much to start mid-game.
+pub fn pdb_cached(width: usize, height: usize) -> bool {
+    let dir = pdb::cache_dir();
+    pdb::default_patterns(width, height)
+        .iter()
+        .all(|t| pdb::cache_file(&dir, width, height, t).exists())
+}
+
+/// Plans the moves for `start`: optimal IDA* on boards of up to 9 cells; on 4×4 optimal
+/// IDA* with the pattern tables when they are cached; otherwise IDA* with linear conflicts
+/// within a node budget (a fraction of a second), and the fast row-and-column solver when
+/// that budget runs out, so the player never stalls on a hard scramble.
 pub fn plan_moves(start: &Puzzle, goal: Goal) -> Result<Solution> {
     if !start.is_solvable(goal) {
         bail!(
@@ -90,6 +101,18 @@ pub fn plan_moves(start: &Puzzle, goal: Goal) -> Result<Solution> {
             Heuristic::Manhattan,
             &Limits::default(),
         );
+    }
+    let (w, h) = (start.width(), start.height());
+    if cells <= 16 && pdb_cached(w, h) {
+        if let Ok(s) = solve(
+            start,
+            &goal,
+            Algo::Idastar,
+            Heuristic::Pdb,
+            &Limits::default(),
+        ) {
+            return Ok(s);
+        }
     }
     let budget = Limits {
         depth: None,
@@ -181,7 +204,9 @@ pub fn play(
             report.solved = true;
             break;
         }
+        let t = Instant::now();
         let solution = plan_moves(&reading.puzzle, cfg.goal)?;
+        report.plan_micros += t.elapsed().as_micros() as u64;
         let word = moves_to_string(&solution.moves);
         if report.plan.is_empty() {
             report.plan = word.clone();
