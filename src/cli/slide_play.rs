@@ -213,12 +213,15 @@ fn print_report(r: &PlayReport, json: bool) -> Result<()> {
         return Ok(());
     }
     let secs = r.millis as f64 / 1000.0;
+    let plan = r.plan_micros as f64 / 1e6;
+    let playing = secs - plan;
     println!(
-        "{}: {} moves made in {:.2} s ({:.1} moves/s), {} clicks, {} retried, {} re-solves, {} frames read ({:.1} ms each)",
+        "{}: {} moves made in {:.2} s (planning {:.2} s; {:.1} moves/s while playing), {} clicks, {} retried, {} re-solves, {} frames read ({:.1} ms each)",
         if r.solved { "solved" } else { "not solved" },
         r.moves_made,
         secs,
-        if secs > 0.0 { r.moves_made as f64 / secs } else { 0.0 },
+        plan,
+        if playing > 0.0 { r.moves_made as f64 / playing } else { 0.0 },
         r.clicks,
         r.retries,
         r.resolves,
