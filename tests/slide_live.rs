@@ -249,7 +249,24 @@ fn user_takes_control(dir: &Path) -> Result<String, String> {
         .map_err(|e| e.to_string())?,
         "llk slide play",
     );
-    std::thread::sleep(Duration::from_millis(1500));
+    // Take the mouse once the player is clicking (its control check starts with its first
+    // click): wait until the game has logged a few moves.
+    let t0 = Instant::now();
+    loop {
+        let moves = llk::game::read_log(&log)
+            .map(|ev| ev.iter().filter(|e| e["event"] == "move").count())
+            .unwrap_or(0);
+        if moves >= 3 {
+            break;
+        }
+        if t0.elapsed() > Duration::from_secs(20) {
+            return Err(format!("the player made {moves} moves in 20 s"));
+        }
+        if play.0.try_wait().map_err(|e| e.to_string())?.is_some() {
+            return Err(format!("the player exited early: {}", output(&mut play.0)));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let mut enigo = Enigo::new(&Settings::default()).map_err(|e| e.to_string())?;
     enigo
         .move_mouse(5, 5, Coordinate::Abs)
