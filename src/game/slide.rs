@@ -21,7 +21,9 @@ use serde::Serialize;
 /// What decides a sliding game: size, goal convention, scramble seed and the look.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SlideConfig {
+    /// Board rows, 2..=8.
     pub rows: usize,
+    /// Board columns, 2..=8.
     pub cols: usize,
     /// Where the blank sits when solved; most games put it last.
     pub goal: Goal,
@@ -74,9 +76,13 @@ impl SlideConfig {
 pub struct Layout {
     pub rows: usize,
     pub cols: usize,
+    /// Tile side in pixels.
     pub tile: u32,
+    /// Board background showing between tiles, so each tile has its own edges.
     pub gap: u32,
+    /// Window background around the board, so the board's outer edges show too.
     pub margin: u32,
+    /// Height of the status bar under the board (move count, "Solved!").
     pub status: u32,
 }
 
@@ -200,18 +206,22 @@ impl SlideGame {
         }
     }
 
+    /// The current position (what the window shows).
     pub fn puzzle(&self) -> &Puzzle {
         &self.puzzle
     }
 
+    /// The convention the game is solved in.
     pub fn goal(&self) -> Goal {
         self.goal
     }
 
+    /// Totals so far, for the log's final line.
     pub fn stats(&self) -> SlideStats {
         self.stats
     }
 
+    /// Whether the position is the goal; clicks are refused from then on.
     pub fn is_solved(&self) -> bool {
         self.puzzle.is_goal(self.goal)
     }

@@ -279,7 +279,8 @@ pub fn play(
                     reading = r;
                     continue 'solve;
                 }
-                After::NoChange => unreachable!("handled in the retry loop"),
+                // The retry loop only ends on a change or with an error.
+                After::NoChange => bail!("a click showed no change and was not retried"),
             }
         }
     }
