@@ -332,6 +332,16 @@ fn player_solves_the_bundled_sliding_puzzles_live() {
             wrong_goal_refused: true,
         },
         Case {
+            name: "animated-3x3",
+            game: vec![
+                "--slide=3x3".into(),
+                "--seed=14".into(),
+                "--slide-ms=150".into(),
+            ],
+            play: vec!["--size=3x3".into()],
+            wrong_goal_refused: false,
+        },
+        Case {
             name: "picture-3x3",
             game: vec![
                 "--slide=3x3".into(),

@@ -30,6 +30,9 @@ pub struct SlideGameArgs {
     /// Sliding puzzle: tile side in pixels.
     #[arg(long, default_value_t = 72)]
     pub tile_px: u32,
+    /// Sliding puzzle: milliseconds a tile takes to slide on screen (0: at once).
+    #[arg(long, default_value_t = 0)]
+    pub slide_ms: u64,
 }
 
 impl Default for SlideGameArgs {
@@ -41,6 +44,7 @@ impl Default for SlideGameArgs {
             save_reference: None,
             goal: Goal::BlankLast,
             tile_px: 72,
+            slide_ms: 0,
         }
     }
 }
@@ -52,6 +56,7 @@ impl SlideGameArgs {
         if let Some(s) = &self.slide {
             v.push(format!("--slide={s}"));
             v.push(format!("--tile-px={}", self.tile_px));
+            v.push(format!("--slide-ms={}", self.slide_ms));
             v.push(format!("--goal={}", goal_arg(self.goal)));
             if self.picture {
                 v.push("--picture".into());
@@ -113,6 +118,7 @@ pub fn slide_game(args: &GameArgs) -> Result<()> {
         position: args.position,
         close_after_solved: args.close_after_clear_ms.map(Duration::from_millis),
         timeout: args.timeout.map(Duration::from_secs_f64),
+        animation: Duration::from_millis(s.slide_ms),
     };
     let out = run_slide(&config, &win)?;
     println!(

@@ -337,9 +337,19 @@ pub fn picture(layout: &Layout, seed: u64) -> RgbaImage {
     img
 }
 
+/// A tile on its way into the blank, as games animate a move: it is drawn `t` (0..1) of
+/// the way from cell `from` to cell `to` (row-major indices; `to` holds it in the puzzle).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Motion {
+    pub from: usize,
+    pub to: usize,
+    pub t: f32,
+}
+
 /// The window's pixels for `puzzle`: numbered (or picture) tiles with a bevel, the blank
 /// showing the board background, and a status bar with the move count or "Solved!".
-/// `art` is the picture for picture games (`None`: numbers), cut for `goal`'s home cells.
+/// `art` is the picture for picture games (`None`: numbers), cut for `goal`'s home cells;
+/// `motion` draws the last moved tile part-way (mid-animation frames).
 pub fn draw(
     layout: &Layout,
     puzzle: &Puzzle,
@@ -347,6 +357,7 @@ pub fn draw(
     art: Option<&RgbaImage>,
     moves: u32,
     solved: bool,
+    motion: Option<Motion>,
 ) -> RgbaImage {
     let (w, h) = layout.window();
     let mut img = RgbaImage::from_pixel(w, h, paint::px(WINDOW_BG));
@@ -368,7 +379,15 @@ pub fn draw(
         if tile == 0 {
             continue;
         }
-        let (x, y) = layout.tile_origin(cell);
+        let (x, y) = match motion {
+            Some(m) if m.to == cell => {
+                let (a, b) = (layout.tile_origin(m.from), layout.tile_origin(m.to));
+                let t = m.t.clamp(0.0, 1.0);
+                let lerp = |p: u32, q: u32| (p as f32 + (q as f32 - p as f32) * t).round() as u32;
+                (lerp(a.0, b.0), lerp(a.1, b.1))
+            }
+            _ => layout.tile_origin(cell),
+        };
         match art {
             Some(pic) => {
                 let home = home_cell(tile, n, goal);
@@ -441,6 +460,16 @@ pub fn home_cell(tile: u8, n: usize, goal: Goal) -> usize {
 
 /// Draws a game as its window shows it (picture pieces placed for the game's goal).
 pub fn draw_game(layout: &Layout, game: &SlideGame, art: Option<&RgbaImage>) -> RgbaImage {
+    draw_moving(layout, game, art, None)
+}
+
+/// [`draw_game`] with the last move part-way through its animation.
+pub fn draw_moving(
+    layout: &Layout,
+    game: &SlideGame,
+    art: Option<&RgbaImage>,
+    motion: Option<Motion>,
+) -> RgbaImage {
     draw(
         layout,
         game.puzzle(),
@@ -448,6 +477,7 @@ pub fn draw_game(layout: &Layout, game: &SlideGame, art: Option<&RgbaImage>) -> 
         art,
         game.stats().moves,
         game.is_solved(),
+        motion,
     )
 }
 
@@ -533,6 +563,7 @@ mod tests {
             None,
             0,
             true,
+            None,
         );
         assert_eq!(img.dimensions(), (w, h));
     }

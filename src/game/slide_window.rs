@@ -3,7 +3,7 @@
 //! the same shape as the Lianliankan window ([`super::window`]), so the log (not the
 //! player's own account) is what the end-to-end tests judge by.
 
-use super::slide::{draw_game, picture, SlideConfig, SlideEvent, SlideGame, SlideStats};
+use super::slide::{draw_moving, picture, Motion, SlideConfig, SlideEvent, SlideGame, SlideStats};
 use anyhow::{bail, Context, Result};
 use minifb::{Key, MouseButton, MouseMode, Window, WindowOptions};
 use serde::Serialize;
@@ -26,6 +26,10 @@ pub struct SlideWindowConfig {
     pub close_after_solved: Option<Duration>,
     /// Closes the window after this long in any case, so a forgotten test game never lingers.
     pub timeout: Option<Duration>,
+    /// How long a tile takes to slide into the blank on screen (zero: at once). The rules
+    /// move it at the click; only the picture lags, as in games that animate moves, so a
+    /// player must wait for the picture to settle rather than trust one capture.
+    pub animation: Duration,
 }
 
 /// How the game ended, written as the log's last line.
@@ -94,6 +98,7 @@ pub fn run_slide(config: &SlideConfig, win: &SlideWindowConfig) -> Result<SlideO
     let mut solved_at: Option<Instant> = None;
     let mut dirty = true;
     let mut buffer: Vec<u32> = Vec::new();
+    let mut moving: Option<(usize, usize, Instant)> = None;
     let reason = loop {
         if !window.is_open() || window.is_key_down(Key::Escape) {
             break "closed";
@@ -111,8 +116,13 @@ pub fn run_slide(config: &SlideConfig, win: &SlideWindowConfig) -> Result<SlideO
             if let Some((x, y)) = window.get_mouse_pos(MouseMode::Pass) {
                 let cell = grid.cell_at(x, y).map(|p| (p.row, p.col));
                 for e in game.click(x, y, cell) {
-                    if matches!(e, SlideEvent::Solved { .. }) {
-                        solved_at = Some(Instant::now());
+                    match &e {
+                        SlideEvent::Solved { .. } => solved_at = Some(Instant::now()),
+                        SlideEvent::Move { from, to, .. } if !win.animation.is_zero() => {
+                            let at = |p: &[usize; 2]| p[0] * config.cols + p[1];
+                            moving = Some((at(from), at(to), Instant::now()));
+                        }
+                        _ => {}
                     }
                     log.write(&e)?;
                 }
@@ -120,8 +130,19 @@ pub fn run_slide(config: &SlideConfig, win: &SlideWindowConfig) -> Result<SlideO
             }
         }
         was_down = down;
+        let motion = moving.and_then(|(from, to, at)| {
+            let t = at.elapsed().as_secs_f32() / win.animation.as_secs_f32();
+            (t < 1.0).then_some(Motion { from, to, t })
+        });
+        if moving.is_some() {
+            // Every frame of an animation is new, and one more once it has ended.
+            dirty = true;
+            if motion.is_none() {
+                moving = None;
+            }
+        }
         if dirty {
-            let img = draw_game(&layout, &game, art.as_ref());
+            let img = draw_moving(&layout, &game, art.as_ref(), motion);
             buffer = img
                 .pixels()
                 .map(|p| (u32::from(p[0]) << 16) | (u32::from(p[1]) << 8) | u32::from(p[2]))

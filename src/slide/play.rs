@@ -473,6 +473,37 @@ mod tests {
     }
 
     #[test]
+    fn a_tile_mid_slide_is_never_read_as_moved() {
+        use crate::game::slide::{draw_moving, Motion};
+        let config = SlideConfig {
+            seed: 4,
+            ..SlideConfig::default()
+        };
+        let (sim, mut clicker, tiles) = setup(config.clone(), None);
+        let before = sim.game.borrow().puzzle().clone();
+        let b = before.blank();
+        let from = Dir::ALL.into_iter().find_map(|d| step(b, d, 3, 3)).unwrap();
+        let c = config.layout().grid().center(Pos {
+            row: from / 3,
+            col: from % 3,
+        });
+        clicker.click(100 + c.0 as i32, 50 + c.1 as i32).unwrap();
+        let after = sim.game.borrow().puzzle().clone();
+        assert_ne!(after, before);
+        for t in [0.25, 0.5, 0.75] {
+            let img = draw_moving(
+                &config.layout(),
+                &sim.game.borrow(),
+                None,
+                Some(Motion { from, to: b, t }),
+            );
+            if let Ok(r) = read_slide(&img, Some((3, 3)), &tiles, Goal::BlankLast) {
+                assert_ne!(r.puzzle, after, "t = {t}: a half-moved tile read as moved");
+            }
+        }
+    }
+
+    #[test]
     fn digits_read_whatever_the_tile_colour() {
         // Swap the colour channels and darken: another game's palette, same shapes.
         let config = SlideConfig {
