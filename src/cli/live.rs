@@ -94,6 +94,8 @@ pub struct GameArgs {
     /// Close the window after this many seconds whatever happens.
     #[arg(long)]
     pub timeout: Option<f64>,
+    #[command(flatten)]
+    pub slide: super::slide_play::SlideGameArgs,
 }
 
 impl GameArgs {
@@ -134,6 +136,7 @@ impl GameArgs {
         if let Some(t) = self.timeout {
             v.push(format!("--timeout={t}"));
         }
+        v.extend(self.slide.to_cli());
         v
     }
 }
@@ -141,6 +144,9 @@ impl GameArgs {
 #[cfg(feature = "live")]
 pub fn game(args: GameArgs) -> Result<()> {
     use llk::game::{run, GameConfig, WindowConfig};
+    if args.slide.slide.is_some() {
+        return super::slide_play::slide_game(&args);
+    }
     let config = GameConfig {
         rows: args.rows,
         cols: args.cols,
@@ -572,6 +578,7 @@ pub fn demo(args: DemoArgs) -> Result<()> {
         title: title.clone(),
         log: Some(game_log.clone()),
         close_after_clear_ms: Some(1500),
+        slide: Default::default(),
         timeout: Some(args.timeout + 30.0),
     };
     let exe = std::env::current_exe().context("finding this llk executable")?;

@@ -5,4 +5,5 @@ pub mod plan;
 pub mod puzzle;
 pub mod render;
 pub mod slide;
+pub mod slide_play;
 pub mod vision;

@@ -30,6 +30,8 @@ enum SlideCmd {
     Bench(BenchArgs),
     /// Time the fast non-optimal solver on random boards of a size.
     BenchFast(BenchFastArgs),
+    /// Play a sliding-puzzle window live: read the tiles, solve, click each move.
+    Play(super::slide_play::SlidePlayArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -124,6 +126,7 @@ pub fn run(args: SlideArgs) -> Result<()> {
         SlideCmd::Pdb(a) => pdb_cmd(a),
         SlideCmd::Bench(a) => bench_cmd(a),
         SlideCmd::BenchFast(a) => bench_fast_cmd(a),
+        SlideCmd::Play(a) => super::slide_play::slide_play(a),
     }
 }
 

@@ -20,7 +20,9 @@ pub mod fast;
 pub mod heuristic;
 pub mod ida;
 pub mod pdb;
+pub mod play;
 pub mod puzzle;
+pub mod screen;
 pub mod search;
 pub mod solve;
 

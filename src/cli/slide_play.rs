@@ -1,0 +1,263 @@
+//! `llk game --slide 3x3 [--picture]` (the bundled sliding-puzzle window) and `llk slide
+//! play --window TITLE` (the live player).
+
+use super::live::GameArgs;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use llk::slide::play::{PlayConfig, PlayReport};
+use llk::slide::screen::Tiles;
+use llk::slide::{parse_size, Goal};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The sliding-puzzle options of `llk game`; the window title, seed, log, position and
+/// timeouts are the game's common ones.
+#[derive(Args, Debug, Clone)]
+pub struct SlideGameArgs {
+    /// Open a sliding puzzle of ROWSxCOLS (e.g. 3x3, 4x4) instead of Lianliankan.
+    #[arg(long, value_name = "ROWSxCOLS")]
+    pub slide: Option<String>,
+    /// Sliding puzzle: tiles are pieces of a picture instead of numbers.
+    #[arg(long, requires = "slide")]
+    pub picture: bool,
+    /// Sliding puzzle: write the solved picture to this PNG (for `llk slide play
+    /// --reference`) before opening the window.
+    #[arg(long, requires = "picture")]
+    pub save_reference: Option<PathBuf>,
+    /// Sliding puzzle: where the blank sits when solved.
+    #[arg(long, value_enum, default_value = "blank-last")]
+    pub goal: Goal,
+    /// Sliding puzzle: tile side in pixels.
+    #[arg(long, default_value_t = 72)]
+    pub tile_px: u32,
+    /// Sliding puzzle: milliseconds a tile takes to slide on screen (0: at once).
+    #[arg(long, default_value_t = 0)]
+    pub slide_ms: u64,
+}
+
+impl Default for SlideGameArgs {
+    /// No sliding puzzle: the Lianliankan game (what `llk demo` opens).
+    fn default() -> Self {
+        SlideGameArgs {
+            slide: None,
+            picture: false,
+            save_reference: None,
+            goal: Goal::BlankLast,
+            tile_px: 72,
+            slide_ms: 0,
+        }
+    }
+}
+
+impl SlideGameArgs {
+    /// The arguments that recreate these options in a child process.
+    pub fn to_cli(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        if let Some(s) = &self.slide {
+            v.push(format!("--slide={s}"));
+            v.push(format!("--tile-px={}", self.tile_px));
+            v.push(format!("--slide-ms={}", self.slide_ms));
+            v.push(format!("--goal={}", goal_arg(self.goal)));
+            if self.picture {
+                v.push("--picture".into());
+            }
+            if let Some(p) = &self.save_reference {
+                v.push(format!("--save-reference={}", p.display()));
+            }
+        }
+        v
+    }
+}
+
+fn goal_arg(goal: Goal) -> &'static str {
+    match goal {
+        Goal::BlankFirst => "blank-first",
+        Goal::BlankLast => "blank-last",
+    }
+}
+
+/// `llk game --slide …`: writes the reference picture when asked, then runs the window.
+#[cfg(feature = "live")]
+pub fn slide_game(args: &GameArgs) -> Result<()> {
+    use llk::game::slide::{picture, SlideConfig};
+    use llk::game::slide_window::{run_slide, SlideWindowConfig};
+    let s = &args.slide;
+    let size = s
+        .slide
+        .as_deref()
+        .context("--slide is required for a sliding game")?;
+    let (rows, cols) = parse_size(size).with_context(|| format!("--slide {size}"))?;
+    let config = SlideConfig {
+        rows,
+        cols,
+        goal: s.goal,
+        seed: args.seed,
+        picture: s.picture,
+        tile: s.tile_px,
+    };
+    config.validate()?;
+    if let Some(t) = args.timeout {
+        if !(t.is_finite() && t > 0.0) {
+            bail!("--timeout {t}: must be a positive number of seconds");
+        }
+    }
+    if let Some(path) = &s.save_reference {
+        picture(&config.layout(), config.seed)
+            .save(path)
+            .with_context(|| format!("writing the reference picture {}", path.display()))?;
+        println!("reference picture written to {}", path.display());
+    }
+    let title = if args.title == "LLK practice" {
+        "LLK slide".to_string()
+    } else {
+        args.title.clone()
+    };
+    let win = SlideWindowConfig {
+        title,
+        log: args.log.clone(),
+        position: args.position,
+        close_after_solved: args.close_after_clear_ms.map(Duration::from_millis),
+        timeout: args.timeout.map(Duration::from_secs_f64),
+        animation: Duration::from_millis(s.slide_ms),
+    };
+    let out = run_slide(&config, &win)?;
+    println!(
+        "{}: {} moves, {} clicks ({} illegal, {} outside the board) in {:.1} s",
+        if out.solved {
+            "solved"
+        } else {
+            out.reason.as_str()
+        },
+        out.stats.moves,
+        out.stats.clicks,
+        out.stats.illegal,
+        out.stats.outside,
+        out.millis as f64 / 1000.0
+    );
+    Ok(())
+}
+
+#[cfg(not(feature = "live"))]
+pub fn slide_game(_args: &GameArgs) -> Result<()> {
+    bail!("this llk was built without the `live` feature: no game window")
+}
+
+/// `llk slide play`: read a sliding puzzle window, solve it and click the moves.
+#[derive(Args, Debug, Clone)]
+pub struct SlidePlayArgs {
+    /// Title (or part of it) of the game window.
+    #[arg(long)]
+    pub window: String,
+    /// Board size ROWSxCOLS; default: found from the window.
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Where the blank sits when solved.
+    #[arg(long, value_enum, default_value = "blank-last")]
+    pub goal: Goal,
+    /// Picture tiles: the solved picture (as `llk game --slide … --picture
+    /// --save-reference` writes it). Without it tiles are read as numbers.
+    #[arg(long)]
+    pub reference: Option<PathBuf>,
+    /// Print the plan and the clicks it would make, without clicking.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Milliseconds the button is held per click (games polling once per frame miss
+    /// shorter clicks).
+    #[arg(long, default_value_t = 50)]
+    pub hold_ms: u64,
+    /// Milliseconds between a release and the next press.
+    #[arg(long, default_value_t = 50)]
+    pub gap_ms: u64,
+    /// Milliseconds to wait for a move to show before the click counts as lost.
+    #[arg(long, default_value_t = 800)]
+    pub settle_ms: u64,
+    /// Extra clicks on a tile whose click showed no change.
+    #[arg(long, default_value_t = 3)]
+    pub retries: u32,
+    /// Give up after this many seconds.
+    #[arg(long, default_value_t = 120.0)]
+    pub timeout: f64,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Checks the player's options and loads the tile matcher.
+fn prepare(args: &SlidePlayArgs) -> Result<(PlayConfig, Tiles)> {
+    let size = match &args.size {
+        Some(s) => Some(parse_size(s).with_context(|| format!("--size {s}"))?),
+        None => None,
+    };
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        bail!(
+            "--timeout {}: must be a positive number of seconds",
+            args.timeout
+        );
+    }
+    let tiles = match &args.reference {
+        Some(p) => Tiles::Picture(
+            llk::capture::load_png(p).with_context(|| format!("--reference {}", p.display()))?,
+        ),
+        None => Tiles::numbers(size.map_or(64, |(r, c)| r * c)),
+    };
+    let cfg = PlayConfig {
+        size,
+        goal: args.goal,
+        retries: args.retries,
+        settle: Duration::from_millis(args.settle_ms),
+        timeout: Duration::from_secs_f64(args.timeout),
+        dry_run: args.dry_run,
+        ..PlayConfig::default()
+    };
+    Ok((cfg, tiles))
+}
+
+/// Prints the report: moves made, clicks, retries, time and moves per second.
+fn print_report(r: &PlayReport, json: bool) -> Result<()> {
+    if json {
+        println!("{}", serde_json::to_string(r)?);
+        return Ok(());
+    }
+    let secs = r.millis as f64 / 1000.0;
+    let plan = r.plan_micros as f64 / 1e6;
+    let playing = secs - plan;
+    println!(
+        "{}: {} moves made in {:.2} s (planning {:.2} s; {:.1} moves/s while playing), {} clicks, {} retried, {} re-solves, {} frames read ({:.1} ms each)",
+        if r.solved { "solved" } else { "not solved" },
+        r.moves_made,
+        secs,
+        plan,
+        if playing > 0.0 { r.moves_made as f64 / playing } else { 0.0 },
+        r.clicks,
+        r.retries,
+        r.resolves,
+        r.reads,
+        r.read_micros as f64 / 1000.0 / r.reads.max(1) as f64
+    );
+    Ok(())
+}
+
+#[cfg(feature = "live")]
+pub fn slide_play(args: SlidePlayArgs) -> Result<()> {
+    use llk::capture::WindowSource;
+    use llk::input::{DryRun, MouseClicker};
+    let (cfg, tiles) = prepare(&args)?;
+    let mut source = WindowSource::find(&args.window)?;
+    eprintln!("playing window {:?}", source.title());
+    let mut say = |line: &str| eprintln!("{line}");
+    let report = if args.dry_run {
+        llk::slide::play::play(&mut source, &mut DryRun::default(), &tiles, &cfg, &mut say)?
+    } else {
+        let mut mouse = MouseClicker::new(
+            Duration::from_millis(args.hold_ms),
+            Duration::from_millis(args.gap_ms),
+        )?;
+        llk::slide::play::play(&mut source, &mut mouse, &tiles, &cfg, &mut say)?
+    };
+    print_report(&report, args.json)
+}
+
+#[cfg(not(feature = "live"))]
+pub fn slide_play(_args: SlidePlayArgs) -> Result<()> {
+    bail!("this llk was built without the `live` feature: cannot play a window")
+}

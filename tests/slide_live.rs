@@ -1,0 +1,383 @@
+//! End to end, live: the bundled sliding puzzle in a real window (`llk game --slide`),
+//! `llk slide play` solving it through the screen and the mouse, and the game's own event
+//! log as the judge (solved, no illegal click, no click off the board).
+//!
+//! Needs an X display with an EWMH window manager (scripts/test starts Xvfb + openbox).
+//! Without one the test skips with a notice, except under `CI=true` where it fails loudly.
+//! The cases share one display and one mouse, so they run one after another inside a single
+//! test function, each with a hard timeout, and every child process is killed on every path.
+
+#![cfg(feature = "live")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const LLK: &str = env!("CARGO_BIN_EXE_llk");
+
+/// Kills the child on drop, whatever happened.
+struct Guard(Child, &'static str);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn command(args: &[String]) -> Command {
+    let mut c = Command::new(LLK);
+    c.args(args)
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("XDG_SESSION_TYPE");
+    c
+}
+
+/// Whether a display with a window manager answers: `llk windows` lists windows only then.
+fn display_answers() -> Result<(), String> {
+    if std::env::var_os("DISPLAY").is_none() {
+        return Err("DISPLAY is not set".into());
+    }
+    let out = command(&["windows".to_string()])
+        .output()
+        .map_err(|e| format!("running llk windows: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+    }
+}
+
+/// Waits for a child with a hard limit; kills it when the limit passes.
+fn wait_for(g: &mut Guard, limit: Duration) -> Result<std::process::ExitStatus, String> {
+    let t0 = Instant::now();
+    loop {
+        if let Some(s) = g.0.try_wait().map_err(|e| e.to_string())? {
+            return Ok(s);
+        }
+        if t0.elapsed() > limit {
+            let _ = g.0.kill();
+            return Err(format!("{} did not finish within {limit:?}", g.1));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Everything a finished child printed (stdout then stderr).
+fn output(c: &mut Child) -> String {
+    use std::io::Read;
+    let mut s = String::new();
+    if let Some(o) = c.stdout.as_mut() {
+        let _ = o.read_to_string(&mut s);
+    }
+    if let Some(e) = c.stderr.as_mut() {
+        let _ = e.read_to_string(&mut s);
+    }
+    s
+}
+
+/// Runs `llk` to the end within `limit`, returning its exit status and output.
+fn run_llk(
+    args: Vec<String>,
+    limit: Duration,
+    name: &'static str,
+) -> Result<(bool, String), String> {
+    let mut g = Guard(
+        command(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("starting {name}: {e}"))?,
+        name,
+    );
+    let status = wait_for(&mut g, limit)?;
+    Ok((status.success(), output(&mut g.0)))
+}
+
+struct Case {
+    name: &'static str,
+    game: Vec<String>,
+    play: Vec<String>,
+    /// Also check that asking for the other goal convention is refused by parity (true on
+    /// even widths, where the two goals have opposite parity).
+    wrong_goal_refused: bool,
+}
+
+/// Opens the game, waits until the window manager lists it, and returns its guard.
+fn open_game(title: &str, log: &Path, extra: &[String]) -> Result<Guard, String> {
+    let mut args: Vec<String> = vec![
+        "game".into(),
+        format!("--title={title}"),
+        format!("--log={}", log.display()),
+        "--position=40,40".into(),
+        "--close-after-clear-ms=300".into(),
+        "--timeout=60".into(),
+    ];
+    args.extend(extra.iter().cloned());
+    let mut game = Guard(
+        command(&args)
+            .stdout(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("starting the game: {e}"))?,
+        "the game",
+    );
+    let t0 = Instant::now();
+    loop {
+        let out = command(&["windows".into(), title.to_string()])
+            .output()
+            .map_err(|e| e.to_string())?;
+        if String::from_utf8_lossy(&out.stdout).contains(title) {
+            break;
+        }
+        if t0.elapsed() > Duration::from_secs(15) {
+            return Err(format!("the game window {title:?} never appeared"));
+        }
+        if game.0.try_wait().map_err(|e| e.to_string())?.is_some() {
+            return Err("the game exited before its window appeared".into());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    Ok(game)
+}
+
+fn run_case(case: &Case, dir: &Path) -> Result<String, String> {
+    let log = dir.join(format!("{}.jsonl", case.name));
+    let title = format!("LLK slide e2e {} {}", case.name, std::process::id());
+    let mut game = open_game(&title, &log, &case.game)?;
+    let window = format!("--window={title}");
+    if case.wrong_goal_refused {
+        let (ok, out) = run_llk(
+            vec![
+                "slide".into(),
+                "play".into(),
+                window.clone(),
+                "--goal=blank-first".into(),
+            ]
+            .into_iter()
+            .chain(case.play.iter().cloned())
+            .collect(),
+            Duration::from_secs(30),
+            "llk slide play --goal=blank-first",
+        )?;
+        if ok || !out.contains("parity") {
+            return Err(format!(
+                "the blank-first goal should be refused by parity, got ok={ok}: {out}"
+            ));
+        }
+    }
+    // A rehearsal first: it must plan without a single click reaching the game.
+    let (ok, dry) = run_llk(
+        vec![
+            "slide".into(),
+            "play".into(),
+            window.clone(),
+            "--dry-run".into(),
+        ]
+        .into_iter()
+        .chain(case.play.iter().cloned())
+        .collect(),
+        Duration::from_secs(30),
+        "llk slide play --dry-run",
+    )?;
+    if !ok || !dry.contains("would click") {
+        return Err(format!("the dry run failed: {dry}"));
+    }
+    let clicks_so_far = llk::game::read_log(&log)
+        .map_err(|e| format!("{e:#}"))?
+        .iter()
+        .filter(|e| e["event"] == "click")
+        .count();
+    if clicks_so_far != 0 {
+        return Err(format!("the dry run clicked {clicks_so_far} times"));
+    }
+    let t0 = Instant::now();
+    let (ok, out) = run_llk(
+        vec!["slide".into(), "play".into(), window, "--timeout=50".into()]
+            .into_iter()
+            .chain(case.play.iter().cloned())
+            .collect(),
+        Duration::from_secs(60),
+        "llk slide play",
+    )?;
+    let secs = t0.elapsed().as_secs_f64();
+    // The game closes itself shortly after it is solved; give it time to log its end.
+    let _ = wait_for(&mut game, Duration::from_secs(10));
+    drop(game);
+    let events = llk::game::read_log(&log).map_err(|e| format!("{e:#}"))?;
+    let (solved, stats, board) =
+        llk::game::slide_window::slide_verdict(&events).map_err(|e| format!("{e:#}"))?;
+    let summary = out
+        .lines()
+        .find(|l| l.starts_with("solved") || l.contains("error"))
+        .unwrap_or("")
+        .to_string();
+    let verdict = format!(
+        "{}: play ok={ok} in {secs:.1} s; game: solved={solved}, {} moves, {} clicks, {} illegal, {} outside, board {board:?}; play said: {summary}",
+        case.name, stats.moves, stats.clicks, stats.illegal, stats.outside
+    );
+    if !solved {
+        return Err(format!("not solved — {verdict}\n{out}"));
+    }
+    if stats.illegal != 0 || stats.outside != 0 {
+        return Err(format!("bad clicks — {verdict}"));
+    }
+    if !ok {
+        return Err(format!("llk slide play failed — {verdict}\n{out}"));
+    }
+    Ok(verdict)
+}
+
+/// Starts a 4×4 game and the player, moves the mouse away mid-game as a person would, and
+/// expects the player to stop at once saying why, with the puzzle not solved.
+fn user_takes_control(dir: &Path) -> Result<String, String> {
+    use enigo::{Coordinate, Enigo, Mouse, Settings};
+    let title = format!("LLK slide e2e control {}", std::process::id());
+    let log = dir.join("control.jsonl");
+    let mut game = open_game(&title, &log, &["--slide=4x4".into(), "--seed=21".into()])?;
+    let mut play = Guard(
+        command(&[
+            "slide".into(),
+            "play".into(),
+            format!("--window={title}"),
+            "--size=4x4".into(),
+            "--timeout=40".into(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?,
+        "llk slide play",
+    );
+    // Take the mouse once the player is clicking (its control check starts with its first
+    // click): wait until the game has logged a few moves.
+    let t0 = Instant::now();
+    loop {
+        let moves = llk::game::read_log(&log)
+            .map(|ev| ev.iter().filter(|e| e["event"] == "move").count())
+            .unwrap_or(0);
+        if moves >= 3 {
+            break;
+        }
+        if t0.elapsed() > Duration::from_secs(20) {
+            return Err(format!("the player made {moves} moves in 20 s"));
+        }
+        if play.0.try_wait().map_err(|e| e.to_string())?.is_some() {
+            return Err(format!("the player exited early: {}", output(&mut play.0)));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut enigo = Enigo::new(&Settings::default()).map_err(|e| e.to_string())?;
+    enigo
+        .move_mouse(5, 5, Coordinate::Abs)
+        .map_err(|e| e.to_string())?;
+    let moved = Instant::now();
+    let status = wait_for(&mut play, Duration::from_secs(10))?;
+    let stopped_after = moved.elapsed();
+    let out = output(&mut play.0);
+    let _ = game.0.kill();
+    let _ = wait_for(&mut game, Duration::from_secs(5));
+    if status.success() || !out.contains("user took control") {
+        return Err(format!(
+            "expected a stop with \"user took control\", got {status}: {out}"
+        ));
+    }
+    if stopped_after > Duration::from_secs(2) {
+        return Err(format!("the player took {stopped_after:?} to stop"));
+    }
+    let solved = llk::game::read_log(&log)
+        .map_err(|e| format!("{e:#}"))?
+        .iter()
+        .any(|e| e["event"] == "solved");
+    if solved {
+        return Err("the puzzle got solved although the user took control".into());
+    }
+    Ok(format!(
+        "user-takes-control: the player stopped {:.0} ms after the mouse moved: {}",
+        stopped_after.as_secs_f64() * 1000.0,
+        out.lines().last().unwrap_or("").trim()
+    ))
+}
+
+#[test]
+fn player_solves_the_bundled_sliding_puzzles_live() {
+    if let Err(why) = display_answers() {
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("live end-to-end tests need an X display with a window manager: {why}");
+        }
+        eprintln!(
+            "SKIPPED live sliding-puzzle tests: no display answers ({why}); run scripts/test to get one"
+        );
+        return;
+    }
+    let dir: PathBuf = std::env::temp_dir().join(format!("llk-slide-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let reference = dir.join("picture-reference.png");
+    let cases = [
+        Case {
+            name: "numbers-3x3",
+            game: vec!["--slide=3x3".into(), "--seed=11".into()],
+            // No --size: the player finds the board's size itself.
+            play: vec![],
+            wrong_goal_refused: false,
+        },
+        Case {
+            name: "numbers-4x4",
+            game: vec![
+                "--slide=4x4".into(),
+                "--seed=12".into(),
+                "--tile-px=60".into(),
+            ],
+            play: vec!["--size=4x4".into()],
+            wrong_goal_refused: true,
+        },
+        Case {
+            name: "animated-3x3",
+            game: vec![
+                "--slide=3x3".into(),
+                "--seed=14".into(),
+                "--slide-ms=150".into(),
+            ],
+            play: vec!["--size=3x3".into()],
+            wrong_goal_refused: false,
+        },
+        Case {
+            name: "picture-3x3",
+            game: vec![
+                "--slide=3x3".into(),
+                "--seed=13".into(),
+                "--picture".into(),
+                format!("--save-reference={}", reference.display()),
+            ],
+            play: vec![
+                "--size=3x3".into(),
+                format!("--reference={}", reference.display()),
+            ],
+            wrong_goal_refused: false,
+        },
+    ];
+    let mut failures = Vec::new();
+    for case in &cases {
+        let t0 = Instant::now();
+        match run_case(case, &dir) {
+            Ok(v) => eprintln!("ok ({:.1} s) {v}", t0.elapsed().as_secs_f64()),
+            Err(e) => {
+                eprintln!("FAILED {}: {e}", case.name);
+                failures.push(format!("{}: {e}", case.name));
+            }
+        }
+    }
+    match user_takes_control(&dir) {
+        Ok(v) => eprintln!("ok {v}"),
+        Err(e) => {
+            eprintln!("FAILED user-takes-control: {e}");
+            failures.push(format!("user-takes-control: {e}"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        failures.is_empty(),
+        "live sliding cases failed:\n{}",
+        failures.join("\n")
+    );
+}
