@@ -348,7 +348,6 @@ pub fn parse_size(s: &str) -> Result<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::seq::IndexedRandom;
 
     #[test]
     fn errors_name_the_problem() {
