@@ -222,13 +222,27 @@ fn read_screen(
 /// it is merged this build cannot order moves, and says so on stderr rather than implying
 /// there are none (it then shows the removable pairs, unnumbered).
 fn links_to_show(board: &Board, rules: &Rules, moves: Option<usize>) -> Result<(Vec<Link>, bool)> {
-    if moves.is_some() {
+    let Some(n) = moves else {
+        return Ok((llk::board::removable_pairs(board, rules), false));
+    };
+    let plan = llk::plan::plan(board, rules, &llk::plan::PlanOptions::default());
+    if !plan.solved() {
+        // Still worth drawing: the moves the planner did commit to show what it would try.
         eprintln!(
-            "llk: warning: this build has no planner yet (the plan stage is not merged): \
-             planned moves not drawn, showing every removable pair instead"
+            "llk: warning: the planner found no full clearing order ({:?} after {} states); \
+             drawing the {} moves it has",
+            plan.outcome,
+            plan.states,
+            plan.moves.len().min(n)
         );
     }
-    Ok((llk::board::removable_pairs(board, rules), false))
+    if rules.gravity != llk::board::Gravity::None && n > 1 {
+        eprintln!(
+            "llk: note: with gravity, moves after the first are drawn where their tiles will \
+             have slid to, not where they are in this frame"
+        );
+    }
+    Ok((plan.moves.into_iter().take(n).collect(), true))
 }
 
 pub fn annotate(args: AnnotateArgs) -> Result<()> {
