@@ -328,7 +328,11 @@ impl PlayArgs {
     }
 }
 
-/// Writes the first reading and plan over its frame.
+/// Planned moves drawn on an annotated frame: a whole game's 48 paths cover the board, while
+/// the next few show at a glance what the bot is about to do.
+const ANNOTATED_MOVES: usize = 8;
+
+/// Writes the first reading and the next planned moves over its frame.
 fn write_annotated(summary: &Summary, path: &Path) -> Result<bool> {
     use llk::render::annotate::{annotate, Annotation};
     let Some((frame, seen, moves)) = &summary.first else {
@@ -340,7 +344,7 @@ fn write_annotated(summary: &Summary, path: &Path) -> Result<bool> {
             grid: seen.grid,
             board: seen.board.clone(),
             unsure: seen.unsure.clone(),
-            links: moves.clone(),
+            links: moves.iter().take(ANNOTATED_MOVES).cloned().collect(),
             numbered: true,
         },
     );
