@@ -10,58 +10,11 @@
 #![cfg(feature = "live")]
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-const LLK: &str = env!("CARGO_BIN_EXE_llk");
-
-/// Kills the child on drop, whatever happened.
-struct Guard(Child, &'static str);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn command(args: &[String]) -> Command {
-    let mut c = Command::new(LLK);
-    c.args(args)
-        .env_remove("WAYLAND_DISPLAY")
-        .env_remove("XDG_SESSION_TYPE");
-    c
-}
-
-/// Whether a display with a window manager answers: `llk windows` lists windows only then.
-fn display_answers() -> Result<(), String> {
-    if std::env::var_os("DISPLAY").is_none() {
-        return Err("DISPLAY is not set".into());
-    }
-    let out = command(&["windows".to_string()])
-        .output()
-        .map_err(|e| format!("running llk windows: {e}"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
-    }
-}
-
-/// Waits for a child with a hard limit; kills it when the limit passes.
-fn wait_for(g: &mut Guard, limit: Duration) -> Result<std::process::ExitStatus, String> {
-    let t0 = Instant::now();
-    loop {
-        if let Some(s) = g.0.try_wait().map_err(|e| e.to_string())? {
-            return Ok(s);
-        }
-        if t0.elapsed() > limit {
-            let _ = g.0.kill();
-            return Err(format!("{} did not finish within {limit:?}", g.1));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
+mod common;
+use common::{command, display_answers, wait_for, Guard};
 
 struct Case {
     name: &'static str,

@@ -1,0 +1,58 @@
+//! What the live end-to-end tests share: a kill-on-drop guard for child processes, the
+//! `llk` command with Wayland variables removed, the "does a display with a window manager
+//! answer" check and a wait with a hard limit. Each live test binary includes this module.
+
+#![allow(dead_code)] // each test binary uses a different part
+
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+pub const LLK: &str = env!("CARGO_BIN_EXE_llk");
+
+/// Kills the child on drop, whatever happened.
+pub struct Guard(pub Child, pub &'static str);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+pub fn command(args: &[String]) -> Command {
+    let mut c = Command::new(LLK);
+    c.args(args)
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("XDG_SESSION_TYPE");
+    c
+}
+
+/// Whether a display with a window manager answers: `llk windows` lists windows only then.
+pub fn display_answers() -> Result<(), String> {
+    if std::env::var_os("DISPLAY").is_none() {
+        return Err("DISPLAY is not set".into());
+    }
+    let out = command(&["windows".to_string()])
+        .output()
+        .map_err(|e| format!("running llk windows: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+    }
+}
+
+/// Waits for a child with a hard limit; kills it when the limit passes.
+pub fn wait_for(g: &mut Guard, limit: Duration) -> Result<std::process::ExitStatus, String> {
+    let t0 = Instant::now();
+    loop {
+        if let Some(s) = g.0.try_wait().map_err(|e| e.to_string())? {
+            return Ok(s);
+        }
+        if t0.elapsed() > limit {
+            let _ = g.0.kill();
+            return Err(format!("{} did not finish within {limit:?}", g.1));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
