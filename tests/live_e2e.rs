@@ -14,7 +14,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{command, display_answers, wait_for, Guard};
+use common::{check, command, display_answers, wait_for, Guard};
 
 struct Case {
     name: &'static str,
@@ -244,22 +244,11 @@ fn bot_clears_the_bundled_game_live() {
     ];
     let mut failures = Vec::new();
     for case in &cases {
-        let t0 = Instant::now();
-        match run_case(case, &dir) {
-            Ok(v) => eprintln!("ok ({:.1} s) {v}", t0.elapsed().as_secs_f64()),
-            Err(e) => {
-                eprintln!("FAILED {}: {e}", case.name);
-                failures.push(format!("{}: {e}", case.name));
-            }
-        }
+        check(case.name, &mut failures, || run_case(case, &dir));
     }
-    match user_takes_control(&dir) {
-        Ok(v) => eprintln!("ok {v}"),
-        Err(e) => {
-            eprintln!("FAILED user-takes-control: {e}");
-            failures.push(format!("user-takes-control: {e}"));
-        }
-    }
+    check("user-takes-control", &mut failures, || {
+        user_takes_control(&dir)
+    });
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         failures.is_empty(),

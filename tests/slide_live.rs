@@ -14,7 +14,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{command, display_answers, wait_for, Guard};
+use common::{check, command, display_answers, wait_for, Guard};
 
 /// Everything a finished child printed (stdout then stderr).
 fn output(c: &mut Child) -> String {
@@ -311,22 +311,11 @@ fn player_solves_the_bundled_sliding_puzzles_live() {
     ];
     let mut failures = Vec::new();
     for case in &cases {
-        let t0 = Instant::now();
-        match run_case(case, &dir) {
-            Ok(v) => eprintln!("ok ({:.1} s) {v}", t0.elapsed().as_secs_f64()),
-            Err(e) => {
-                eprintln!("FAILED {}: {e}", case.name);
-                failures.push(format!("{}: {e}", case.name));
-            }
-        }
+        check(case.name, &mut failures, || run_case(case, &dir));
     }
-    match user_takes_control(&dir) {
-        Ok(v) => eprintln!("ok {v}"),
-        Err(e) => {
-            eprintln!("FAILED user-takes-control: {e}");
-            failures.push(format!("user-takes-control: {e}"));
-        }
-    }
+    check("user-takes-control", &mut failures, || {
+        user_takes_control(&dir)
+    });
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         failures.is_empty(),

@@ -56,3 +56,20 @@ pub fn wait_for(g: &mut Guard, limit: Duration) -> Result<std::process::ExitStat
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// Runs one live step, timing it, printing `ok`/`FAILED` as it goes (a long run shows
+/// progress) and adding a failure to `failures`, so one broken case does not hide the rest.
+pub fn check(
+    name: &str,
+    failures: &mut Vec<String>,
+    step: impl FnOnce() -> Result<String, String>,
+) {
+    let t0 = Instant::now();
+    match step() {
+        Ok(v) => eprintln!("ok {name} ({:.1} s) {v}", t0.elapsed().as_secs_f64()),
+        Err(e) => {
+            eprintln!("FAILED {name}: {e}");
+            failures.push(format!("{name}: {e}"));
+        }
+    }
+}
