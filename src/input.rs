@@ -71,22 +71,25 @@ mod live {
     }
 
     impl MouseClicker {
-        /// Connects to the display's input (X11 on Linux).
+        /// Connects to the display's input (X11 on Linux) and notes where the pointer is now,
+        /// so a person moving the mouse before the bot's first click stops it too, not only
+        /// one moving it between clicks.
         pub fn new(hold: Duration, gap: Duration) -> Result<Self> {
             let enigo = Enigo::new(&Settings::default())
                 .map_err(|e| anyhow!("connecting to the mouse (is DISPLAY set?): {e}"))?;
+            let left_at = enigo.location().ok();
             Ok(MouseClicker {
                 enigo,
                 hold,
                 gap,
                 tolerance: 3,
-                left_at: None,
+                left_at,
                 released: None,
             })
         }
 
         /// Fails with "user took control" when the pointer is no longer where the last
-        /// click left it.
+        /// click (or, before the first, the start) left it.
         pub fn check_control(&self) -> Result<()> {
             if let Some(left) = self.left_at {
                 let now = self
@@ -95,7 +98,7 @@ mod live {
                     .map_err(|e| anyhow!("reading the pointer position: {e}"))?;
                 if !still_in_control(left, now, self.tolerance) {
                     bail!(
-                        "user took control: the mouse moved to ({}, {}) from ({}, {}) where the bot left it",
+                        "user took control: the mouse moved to ({}, {}) from ({}, {}) where the bot last saw it",
                         now.0,
                         now.1,
                         left.0,

@@ -6,6 +6,7 @@
 //! [`slide`] and [`slide_window`].
 
 pub mod logic;
+mod shell;
 pub mod slide;
 pub mod slide_window;
 pub mod window;

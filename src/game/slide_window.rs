@@ -3,13 +3,11 @@
 //! the same shape as the Lianliankan window ([`super::window`]), so the log (not the
 //! player's own account) is what the end-to-end tests judge by.
 
+use super::shell::{EventLog, Shell};
 use super::slide::{draw_moving, picture, Motion, SlideConfig, SlideEvent, SlideGame, SlideStats};
-use anyhow::{bail, Context, Result};
-use minifb::{Key, MouseButton, MouseMode, Window, WindowOptions};
+use anyhow::{bail, Result};
 use serde::Serialize;
 use serde_json::json;
-use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -43,21 +41,6 @@ pub struct SlideOutcome {
     pub millis: u64,
 }
 
-/// The log file, one JSON object per line, flushed each line so a killed game still leaves
-/// a readable log.
-struct Log(Option<BufWriter<File>>);
-
-impl Log {
-    fn write(&mut self, value: &impl Serialize) -> Result<()> {
-        if let Some(w) = &mut self.0 {
-            serde_json::to_writer(&mut *w, value)?;
-            w.write_all(b"\n")?;
-            w.flush()?;
-        }
-        Ok(())
-    }
-}
-
 /// Runs a sliding game in a window until it is closed (by the user, Escape, the timeout or
 /// `close_after_solved`) and returns how it ended.
 pub fn run_slide(config: &SlideConfig, win: &SlideWindowConfig) -> Result<SlideOutcome> {
@@ -66,20 +49,8 @@ pub fn run_slide(config: &SlideConfig, win: &SlideWindowConfig) -> Result<SlideO
     let art = config.picture.then(|| picture(&layout, config.seed));
     let grid = layout.grid();
     let (w, h) = layout.window();
-    let mut log = Log(match &win.log {
-        Some(p) => {
-            Some(BufWriter::new(File::create(p).with_context(|| {
-                format!("creating the event log {}", p.display())
-            })?))
-        }
-        None => None,
-    });
-    let mut window = Window::new(&win.title, w as usize, h as usize, WindowOptions::default())
-        .with_context(|| format!("opening a {w}x{h} game window (is DISPLAY set?)"))?;
-    window.set_target_fps(60);
-    if let Some((x, y)) = win.position {
-        window.set_position(x as isize, y as isize);
-    }
+    let mut log = EventLog::create(win.log.as_deref())?;
+    let mut shell = Shell::open(&win.title, (w, h), win.position)?;
     log.write(&json!({
         "event": "start",
         "title": win.title,
@@ -93,43 +64,28 @@ pub fn run_slide(config: &SlideConfig, win: &SlideWindowConfig) -> Result<SlideO
         "board": game.puzzle().tiles(),
     }))?;
 
-    let start = Instant::now();
-    let mut was_down = false;
     let mut solved_at: Option<Instant> = None;
     let mut dirty = true;
-    let mut buffer: Vec<u32> = Vec::new();
     let mut moving: Option<(usize, usize, Instant)> = None;
     let reason = loop {
-        if !window.is_open() || window.is_key_down(Key::Escape) {
-            break "closed";
+        if let Some(why) = shell.closing(win.timeout, win.close_after_solved, solved_at, "solved") {
+            break why;
         }
-        if win.timeout.is_some_and(|t| start.elapsed() >= t) {
-            break "timeout";
-        }
-        if let (Some(t), Some(at)) = (win.close_after_solved, solved_at) {
-            if at.elapsed() >= t {
-                break "solved";
-            }
-        }
-        let down = window.get_mouse_down(MouseButton::Left);
-        if down && !was_down {
-            if let Some((x, y)) = window.get_mouse_pos(MouseMode::Pass) {
-                let cell = grid.cell_at(x, y).map(|p| (p.row, p.col));
-                for e in game.click(x, y, cell) {
-                    match &e {
-                        SlideEvent::Solved { .. } => solved_at = Some(Instant::now()),
-                        SlideEvent::Move { from, to, .. } if !win.animation.is_zero() => {
-                            let at = |p: &[usize; 2]| p[0] * config.cols + p[1];
-                            moving = Some((at(from), at(to), Instant::now()));
-                        }
-                        _ => {}
+        if let Some((x, y)) = shell.press() {
+            let cell = grid.cell_at(x, y).map(|p| (p.row, p.col));
+            for e in game.click(x, y, cell) {
+                match &e {
+                    SlideEvent::Solved { .. } => solved_at = Some(Instant::now()),
+                    SlideEvent::Move { from, to, .. } if !win.animation.is_zero() => {
+                        let at = |p: &[usize; 2]| p[0] * config.cols + p[1];
+                        moving = Some((at(from), at(to), Instant::now()));
                     }
-                    log.write(&e)?;
+                    _ => {}
                 }
-                dirty = true;
+                log.write(&e)?;
             }
+            dirty = true;
         }
-        was_down = down;
         let motion = moving.and_then(|(from, to, at)| {
             let t = at.elapsed().as_secs_f32() / win.animation.as_secs_f32();
             (t < 1.0).then_some(Motion { from, to, t })
@@ -141,24 +97,16 @@ pub fn run_slide(config: &SlideConfig, win: &SlideWindowConfig) -> Result<SlideO
                 moving = None;
             }
         }
-        if dirty {
-            let img = draw_moving(&layout, &game, art.as_ref(), motion);
-            buffer = img
-                .pixels()
-                .map(|p| (u32::from(p[0]) << 16) | (u32::from(p[1]) << 8) | u32::from(p[2]))
-                .collect();
-            dirty = false;
-        }
-        window
-            .update_with_buffer(&buffer, w as usize, h as usize)
-            .context("drawing the game window")?;
+        let picture = dirty.then(|| draw_moving(&layout, &game, art.as_ref(), motion));
+        dirty = false;
+        shell.show(picture.as_ref())?;
     };
     let outcome = SlideOutcome {
         solved: game.is_solved(),
         reason: reason.to_string(),
         stats: game.stats(),
         board: game.puzzle().tiles().to_vec(),
-        millis: start.elapsed().as_millis() as u64,
+        millis: shell.elapsed().as_millis() as u64,
     };
     log.write(&json!({"event": "end", "outcome": outcome}))?;
     Ok(outcome)

@@ -6,15 +6,14 @@
 //! on, and the log (not the bot's own account) is what the end-to-end tests judge by.
 
 use super::logic::{Event, Game, GameConfig, Stats};
+use super::shell::{EventLog, Shell};
 use crate::board::Board;
 use crate::render::background::STATUS_H;
 use crate::render::{font, paint, RenderSpec, Renderer};
 use anyhow::{bail, Context, Result};
-use minifb::{Key, MouseButton, MouseMode, Window, WindowOptions};
+use image::RgbaImage;
 use serde::Serialize;
 use serde_json::json;
-use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -49,20 +48,6 @@ pub struct Outcome {
     pub millis: u64,
 }
 
-/// The log file, one JSON object per line.
-struct Log(Option<BufWriter<File>>);
-
-impl Log {
-    fn write(&mut self, value: &impl Serialize) -> Result<()> {
-        if let Some(w) = &mut self.0 {
-            serde_json::to_writer(&mut *w, value)?;
-            w.write_all(b"\n")?;
-            w.flush()?;
-        }
-        Ok(())
-    }
-}
-
 /// Runs the game in a window until it is closed (by the user, Escape, the timeout, or
 /// `close_after_clear`) and returns how it ended.
 pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome> {
@@ -74,21 +59,8 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome> {
     let first = renderer.draw(game.board(), &[], &[]);
     let grid = first.grid;
     let (w, h) = first.image.dimensions();
-    let mut log = Log(match &win.log {
-        Some(p) => {
-            Some(BufWriter::new(File::create(p).with_context(|| {
-                format!("creating the event log {}", p.display())
-            })?))
-        }
-        None => None,
-    });
-
-    let mut window = Window::new(&win.title, w as usize, h as usize, WindowOptions::default())
-        .with_context(|| format!("opening a {w}x{h} game window (is DISPLAY set?)"))?;
-    window.set_target_fps(60);
-    if let Some((x, y)) = win.position {
-        window.set_position(x as isize, y as isize);
-    }
+    let mut log = EventLog::create(win.log.as_deref())?;
+    let mut shell = Shell::open(&win.title, (w, h), win.position)?;
     log.write(&json!({
         "event": "start",
         "title": win.title,
@@ -102,34 +74,20 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome> {
         "board": game.board().row_strings(),
     }))?;
 
-    let start = Instant::now();
-    let mut was_down = false;
     let mut cleared_at: Option<Instant> = None;
     let mut moves_done = 0u32;
     let mut home: Option<(i32, i32)> = None;
     let mut dirty = true;
-    let mut buffer: Vec<u32> = Vec::new();
     let reason = loop {
-        if !window.is_open() || window.is_key_down(Key::Escape) {
-            break "closed";
+        if let Some(why) = shell.closing(win.timeout, win.close_after_clear, cleared_at, "cleared")
+        {
+            break why;
         }
-        if win.timeout.is_some_and(|t| start.elapsed() >= t) {
-            break "timeout";
-        }
-        if let (Some(t), Some(at)) = (win.close_after_clear, cleared_at) {
-            if at.elapsed() >= t {
-                break "cleared";
-            }
-        }
-        let now = start.elapsed().as_millis() as u64;
+        let now = shell.elapsed().as_millis() as u64;
         let mut events = game.tick(now);
-        let down = window.get_mouse_down(MouseButton::Left);
-        if down && !was_down {
-            if let Some((x, y)) = window.get_mouse_pos(MouseMode::Pass) {
-                events.extend(game.click(x, y, grid.cell_at(x, y), now));
-            }
+        if let Some((x, y)) = shell.press() {
+            events.extend(game.click(x, y, grid.cell_at(x, y), now));
         }
-        was_down = down;
         for e in &events {
             log.write(e)?;
             match e {
@@ -141,14 +99,14 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome> {
                             // Alternate between two fixed spots: stepping from
                             // get_position() drifts, because under a window manager it
                             // reports the client area while set_position places the frame.
-                            let (x, y) = window.get_position();
+                            let (x, y) = shell.window.get_position();
                             let (hx, hy) = *home.get_or_insert((x as i32, y as i32));
                             let to = if !moves_done.is_multiple_of(2) {
                                 (hx + win.move_by.0, hy + win.move_by.1)
                             } else {
                                 (hx, hy)
                             };
-                            window.set_position(to.0 as isize, to.1 as isize);
+                            shell.window.set_position(to.0 as isize, to.1 as isize);
                             log.write(
                                 &json!({"event": "moved", "from": [x, y], "to": [to.0, to.1]}),
                             )?;
@@ -159,29 +117,24 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome> {
             }
         }
         dirty |= !events.is_empty();
-        if dirty {
-            buffer = frame_buffer(&mut renderer, &game, &win.spec);
-            dirty = false;
-        }
-        window
-            .update_with_buffer(&buffer, w as usize, h as usize)
-            .context("drawing the game window")?;
+        let picture = dirty.then(|| frame(&mut renderer, &game, &win.spec));
+        dirty = false;
+        shell.show(picture.as_ref())?;
     };
     let outcome = Outcome {
         cleared: game.is_cleared(),
         reason: reason.to_string(),
         stats: game.stats(),
         board: game.board().row_strings(),
-        millis: start.elapsed().as_millis() as u64,
+        millis: shell.elapsed().as_millis() as u64,
     };
     log.write(&json!({"event": "end", "outcome": outcome}))?;
     Ok(outcome)
 }
 
-/// The window's pixels as minifb wants them (0RGB per u32): the board with its selection and
-/// link, and once cleared a "Cleared!" banner in the status bar — kept off the board so the
+/// The window's picture: the board with its selection and link, and once cleared a "Cleared!" banner in the status bar — kept off the board so the
 /// bot (and any reader) sees a plainly empty board rather than text over the cells.
-fn frame_buffer(renderer: &mut Renderer, game: &Game, spec: &RenderSpec) -> Vec<u32> {
+fn frame(renderer: &mut Renderer, game: &Game, spec: &RenderSpec) -> RgbaImage {
     let selected: Vec<_> = game.selected().into_iter().collect();
     let links: Vec<_> = game.showing().cloned().into_iter().collect();
     let mut img = renderer.draw(game.board(), &selected, &links).image;
@@ -199,9 +152,7 @@ fn frame_buffer(renderer: &mut Renderer, game: &Game, spec: &RenderSpec) -> Vec<
             style.chrome_text,
         );
     }
-    img.pixels()
-        .map(|p| (u32::from(p[0]) << 16) | (u32::from(p[1]) << 8) | u32::from(p[2]))
-        .collect()
+    img
 }
 
 /// Reads a game's event log back: every line as JSON, for tests and the demo's summary.
