@@ -4,9 +4,10 @@
 //! centres. Reading such a frame would invent tiles where the line crosses empty cells, so
 //! the reader refuses it. The test needs no background model: along each row's (column's)
 //! centre line it looks for a run of nearly constant colour that crosses a cell boundary and
-//! is thin — the pixels a third of a cell to either side are different. Tiles never give such
-//! a run (their borders break it at every boundary) and background never does (it is not
-//! thin).
+//! is thin — the pixels a third of a cell to either side are different — and starts and ends
+//! near cell centres, where a link's corners are. Tiles never give such a run (their borders
+//! break it at every boundary), background never does (it is not thin), and other chrome
+//! along the board (a progress bar, a toolbar) rarely ends where cell centres are.
 
 use super::pixels::colour_dist;
 use crate::geometry::Grid;
@@ -38,6 +39,7 @@ pub fn find_link_line(frame: &RgbaImage, grid: &Grid) -> Option<String> {
             &bounds,
             |t| (t, y),
             |t, s| (t, y + s * off),
+            r < 0 || r == grid.rows as i32,
         ) {
             return Some(format!("row {r}, x {}..{}", span.0, span.1));
         }
@@ -55,6 +57,7 @@ pub fn find_link_line(frame: &RgbaImage, grid: &Grid) -> Option<String> {
             &bounds,
             |t| (x, t),
             |t, s| (x + s * off, t),
+            c < 0 || c == grid.cols as i32,
         ) {
             return Some(format!("column {c}, y {}..{}", span.0, span.1));
         }
@@ -63,7 +66,8 @@ pub fn find_link_line(frame: &RgbaImage, grid: &Grid) -> Option<String> {
 }
 
 /// Scans one centre line from `range.0` to `range.1` for a thin constant-colour run of at
-/// least 0.8 pitch that crosses one of `bounds`.
+/// least 0.8 pitch that crosses one of `bounds`; `ring` when the line is the ring around
+/// the board.
 fn scan(
     px: &impl Fn(i64, i64) -> Option<[f32; 3]>,
     range: (i64, i64),
@@ -71,8 +75,17 @@ fn scan(
     bounds: &[f32],
     on: impl Fn(i64) -> (i64, i64),
     side: impl Fn(i64, i64) -> (i64, i64),
+    ring: bool,
 ) -> Option<(i64, i64)> {
     let min_len = (pitch * 0.8) as i64;
+    // A link is drawn from cell centre to cell centre (with a dot at each corner), so both
+    // ends of its run lie near a centre; a bar or a border of other chrome (a progress bar
+    // under the board, a toolbar) ends anywhere.
+    let first = bounds.first().copied().unwrap_or(0.0);
+    let near_centre = |t: i64| {
+        let u = (t as f32 - first) / pitch - 0.5;
+        (u - u.round()).abs() * pitch <= (pitch * 0.2).max(3.0)
+    };
     let mut start = range.0;
     let mut colour: Option<[f32; 3]> = None;
     let mut t = range.0;
@@ -83,7 +96,7 @@ fn scan(
         let crosses = bounds
             .iter()
             .any(|&q| q > (a + 2) as f32 && q < (b - 2) as f32);
-        if !crosses {
+        if !crosses || !near_centre(a) || !near_centre(b) {
             return false;
         }
         // Thin: both sides differ from the run at three points along it.
@@ -94,6 +107,16 @@ fn scan(
                 px(x, y).is_none_or(|p| colour_dist(p, c) > 40.0)
             };
             ok(-1) && ok(1)
+        }) && (!ring || {
+            // In the ring, one ground on both sides at the middle (a link there runs over
+            // background): a frame or panel edge along the board has different sides.
+            let m = (a + b) / 2;
+            let (x0, y0) = side(m, -1);
+            let (x1, y1) = side(m, 1);
+            match (px(x0, y0), px(x1, y1)) {
+                (Some(p), Some(q)) => colour_dist(p, q) <= 40.0,
+                _ => false,
+            }
         })
     };
     while t <= range.1 {

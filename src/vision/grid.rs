@@ -9,6 +9,7 @@
 //!    within one cell of it (a half-cleared board falls apart into islands). Chrome such as a
 //!    title bar stays out: a ring of background separates it from the board.
 
+use super::cells::{cell_dist, features, integral_for, CellFeatures};
 use super::pixels::colour_dist;
 use super::profile::{autocorrelation, comb_fit, edge_profiles, period_candidates, smooth};
 use super::{Hints, ReadError};
@@ -93,8 +94,8 @@ fn axis(profile: &[f32]) -> Option<(f32, f32)> {
     (s > 0.0).then_some((pitch, phase))
 }
 
-/// Interior texture of a lattice cell from a sparse 8 × 8 sample.
-fn sampled_spread(frame: &RgbaImage, x: f32, y: f32, w: f32, h: f32) -> f32 {
+/// Interior texture and mean colour of a lattice cell from a sparse 8 × 8 sample.
+fn sampled_spread(frame: &RgbaImage, x: f32, y: f32, w: f32, h: f32) -> (f32, [f32; 3]) {
     let mut s = [[0f32; 3]; 64];
     let mut mean = [0f32; 3];
     for j in 0..8 {
@@ -109,32 +110,18 @@ fn sampled_spread(frame: &RgbaImage, x: f32, y: f32, w: f32, h: f32) -> f32 {
             s[j * 8 + i] = v;
         }
     }
-    s.iter()
+    let spread = s
+        .iter()
         .map(|v| ((v[0] - mean[0]).abs() + (v[1] - mean[1]).abs() + (v[2] - mean[2]).abs()) / 3.0)
         .sum::<f32>()
-        / 64.0
+        / 64.0;
+    (spread, mean)
 }
 
-/// A coarse 6 × 6 colour sketch of a lattice cell's interior (2 × 2 samples a block), enough
-/// to tell whether two cells show the same picture.
-fn sketch(frame: &RgbaImage, x: f32, y: f32, w: f32, h: f32) -> Vec<[f32; 3]> {
-    let mut out = Vec::with_capacity(36);
-    for by in 0..6 {
-        for bx in 0..6 {
-            let mut m = [0f32; 3];
-            for (sx, sy) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
-                let fx = 0.15 + 0.67 * (bx as f32 + sx) / 6.0;
-                let fy = 0.15 + 0.67 * (by as f32 + sy) / 6.0;
-                let p = frame.get_pixel((x + w * fx) as u32, (y + h * fy) as u32).0;
-                for c in 0..3 {
-                    m[c] += p[c] as f32 / 4.0;
-                }
-            }
-            out.push(m);
-        }
-    }
-    out
-}
+/// Two lattice cells show one picture when their block descriptors differ by less than this
+/// (mean absolute difference, 0..255): loose, since the lattice may sit a few pixels off the
+/// tiles and the frame may be a JPEG.
+const PAIR_DIST: f32 = 16.0;
 
 /// Side of the blocks of the activity map.
 const BLOCK: u32 = 16;
@@ -258,44 +245,96 @@ pub fn find_grid(frame: &RgbaImage, hints: &Hints) -> Result<Grid, ReadError> {
     // margins between symbols, pulled left by a tile's 3-D edge). The boundary lies between.
     let ox = window.0 as f32 + phx + 0.5;
     let oy = window.1 as f32 + phy + 0.5;
-    let kx0 = ((window.0 as f32 - ox) / pw).ceil() as i32;
-    let ky0 = ((window.1 as f32 - oy) / ph).ceil() as i32;
-    let kx1 = (((window.0 + window.2) as f32 - ox) / pw).floor() as i32; // exclusive
-    let ky1 = (((window.1 + window.3) as f32 - oy) / ph).floor() as i32;
+    // The lattice covers the window and a cell more on each side (within the frame, or the
+    // hinted region): the busy area's edge may cut through a board's edge cells.
+    let area = match hints.region {
+        Some(r) => r,
+        None => {
+            let x0 = (window.0 as f32 - pw).max(0.0) as u32;
+            let y0 = (window.1 as f32 - ph).max(0.0) as u32;
+            let x1 = ((window.0 + window.2) as f32 + pw).min(fw as f32) as u32;
+            let y1 = ((window.1 + window.3) as f32 + ph).min(fh as f32) as u32;
+            (x0, y0, x1 - x0, y1 - y0)
+        }
+    };
+    let kx0 = ((area.0 as f32 - ox) / pw).ceil() as i32;
+    let ky0 = ((area.1 as f32 - oy) / ph).ceil() as i32;
+    let kx1 = (((area.0 + area.2) as f32 - ox) / pw).floor() as i32; // exclusive
+    let ky1 = (((area.1 + area.3) as f32 - oy) / ph).floor() as i32;
     if kx1 - kx0 < 2 || ky1 - ky0 < 2 {
         return Err(no_lattice("tile"));
     }
     let (nx, ny) = ((kx1 - kx0) as usize, (ky1 - ky0) as usize);
-    let mut active = vec![false; nx * ny];
-    for j in 0..ny {
-        for i in 0..nx {
-            let x = ox + (kx0 + i as i32) as f32 * pw;
-            let y = oy + (ky0 + j as i32) as f32 * ph;
-            active[j * nx + i] = sampled_spread(frame, x, y, pw, ph) > ACTIVE_SPREAD;
-        }
-    }
-    let sketches: Vec<Option<Vec<[f32; 3]>>> = (0..nx * ny)
+    let cell_xy = |k: usize| {
+        (
+            ox + (kx0 + (k % nx) as i32) as f32 * pw,
+            oy + (ky0 + (k / nx) as i32) as f32 * ph,
+        )
+    };
+    let samples: Vec<(f32, [f32; 3])> = (0..nx * ny)
         .map(|k| {
-            active[k].then(|| {
-                let x = ox + (kx0 + (k % nx) as i32) as f32 * pw;
-                let y = oy + (ky0 + (k / nx) as i32) as f32 * ph;
-                sketch(frame, x, y, pw, ph)
-            })
+            let (x, y) = cell_xy(k);
+            sampled_spread(frame, x, y, pw, ph)
         })
         .collect();
-    let same_picture = |a: usize, b: usize| match (&sketches[a], &sketches[b]) {
-        (Some(p), Some(q)) => {
-            let d: f32 = p.iter().zip(q).map(|(u, v)| colour_dist(*u, *v)).sum();
-            d / (p.len() as f32) < 16.0
-        }
+    let active: Vec<bool> = samples.iter().map(|s| s.0 > ACTIVE_SPREAD).collect();
+    // Pictures compared as the reader compares tiles (block means with a small alignment
+    // search), so a lattice a few pixels off the tiles still pairs equal pictures.
+    let lattice = Grid {
+        origin: (ox + kx0 as f32 * pw, oy + ky0 as f32 * ph),
+        pitch: (pw, ph),
+        rows: ny,
+        cols: nx,
+    };
+    let integral = integral_for(frame, &lattice);
+    let feats: Vec<Option<CellFeatures>> = (0..nx * ny)
+        .map(|k| {
+            if !active[k] {
+                return None;
+            }
+            features(
+                &integral,
+                &lattice,
+                (k / nx) as i32,
+                (k % nx) as i32,
+                frame.dimensions(),
+            )
+        })
+        .collect();
+    let same_picture = |a: usize, b: usize| match (&feats[a], &feats[b]) {
+        (Some(p), Some(q)) => cell_dist(p, q, PAIR_DIST) < PAIR_DIST,
         _ => false,
     };
-    let (c0, r0, c1, r1) = board_box(&active, same_picture, nx, ny).ok_or_else(|| {
-        ReadError::NoBoard(format!(
-            "no board found: nothing tile-like on the {:.1}x{:.1} px lattice",
-            pw, ph
-        ))
-    })?;
+    let looks: Vec<Look> = (0..nx * ny)
+        .map(|k| {
+            if !active[k] {
+                Look::Flat(samples[k].1)
+            } else if (0..nx * ny).any(|j| j != k && same_picture(k, j)) {
+                Look::Paired
+            } else {
+                Look::Lone
+            }
+        })
+        .collect();
+    if std::env::var("LLK_DEBUG").is_ok() {
+        for j in 0..ny {
+            let line: String = (0..nx)
+                .map(|i| match looks[j * nx + i] {
+                    Look::Flat(_) => '.',
+                    Look::Paired => 'P',
+                    Look::Lone => 'L',
+                })
+                .collect();
+            eprintln!("{line}");
+        }
+    }
+    let (c0, r0, c1, r1) =
+        board_box(&looks, nx, ny, (hints.rows, hints.cols)).ok_or_else(|| {
+            ReadError::NoBoard(format!(
+                "no board found: nothing tile-like on the {:.1}x{:.1} px lattice",
+                pw, ph
+            ))
+        })?;
     let (cols, rows) = (c1 - c0 + 1, r1 - r0 + 1);
     let count = (r0..=r1)
         .flat_map(|r| (c0..=c1).map(move |c| (r, c)))
@@ -317,93 +356,118 @@ pub fn find_grid(frame: &RgbaImage, hints: &Hints) -> Result<Grid, ReadError> {
     })
 }
 
-/// Bounding box (c0, r0, c1, r1), inclusive, of the largest 8-connected group of active
-/// cells grown by every group that comes within one cell of it.
+/// What a lattice cell shows, for locating the board.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Look {
+    /// Flat (background or plain chrome), with its mean colour.
+    Flat([f32; 3]),
+    /// A picture that appears elsewhere on the lattice too: tiles come in pairs.
+    Paired,
+    /// A picture seen nowhere else: chrome such as a score panel, an avatar or a button.
+    Lone,
+}
+
+/// How much a lone picture inside the box costs against a paired one: a board holds
+/// only pairs, so the box may take in a few lone cells (a highlighted tile, a misread) but
+/// not a panel of them.
+const LONE_COST: i32 = 3;
+
+/// The board's cells (c0, r0, c1, r1), inclusive: the rectangle with the most paired
+/// pictures less [`LONE_COST`] per lone one (panels around a board are pictures without
+/// partners), shrunk to its paired cells, then grown to a hinted size (rows, cols) over edge
+/// lines of the board's own background.
 fn board_box(
-    active: &[bool],
-    same_picture: impl Fn(usize, usize) -> bool,
+    looks: &[Look],
     nx: usize,
     ny: usize,
+    hint: (Option<usize>, Option<usize>),
 ) -> Option<(usize, usize, usize, usize)> {
-    let mut label = vec![usize::MAX; active.len()];
-    let mut comps: Vec<(usize, (usize, usize, usize, usize))> = Vec::new();
-    for start in 0..active.len() {
-        if !active[start] || label[start] != usize::MAX {
-            continue;
-        }
-        let id = comps.len();
-        let mut stack = vec![start];
-        label[start] = id;
-        let (mut n, mut bb) = (0, (usize::MAX, usize::MAX, 0, 0));
-        while let Some(i) = stack.pop() {
-            let (c, r) = (i % nx, i / nx);
-            n += 1;
-            bb = (bb.0.min(c), bb.1.min(r), bb.2.max(c), bb.3.max(r));
-            for dr in -1i32..=1 {
-                for dc in -1i32..=1 {
-                    let (rr, cc) = (r as i32 + dr, c as i32 + dc);
-                    if rr < 0 || cc < 0 || rr >= ny as i32 || cc >= nx as i32 {
-                        continue;
-                    }
-                    let k = rr as usize * nx + cc as usize;
-                    if active[k] && label[k] == usize::MAX {
-                        label[k] = id;
-                        stack.push(k);
-                    }
+    let value = |k: usize| match looks[k] {
+        Look::Paired => 1,
+        Look::Lone => -LONE_COST,
+        Look::Flat(_) => 0,
+    };
+    // Best sum rectangle: every pair of rows, then the best run of column sums (Kadane).
+    let mut best: Option<(i32, (usize, usize, usize, usize))> = None;
+    let mut colsum = vec![0i32; nx];
+    for r0 in 0..ny {
+        colsum.iter_mut().for_each(|v| *v = 0);
+        for r1 in r0..ny {
+            for (c, v) in colsum.iter_mut().enumerate() {
+                *v += value(r1 * nx + c);
+            }
+            let (mut run, mut start) = (0i32, 0usize);
+            for (c, &v) in colsum.iter().enumerate() {
+                if run <= 0 {
+                    run = 0;
+                    start = c;
+                }
+                run += v;
+                if run > 0 && best.is_none_or(|b| run > b.0) {
+                    best = Some((run, (start, r0, c, r1)));
                 }
             }
         }
-        comps.push((n, bb));
     }
-    let main = (0..comps.len()).max_by_key(|&i| comps[i].0)?;
-    let mut bb = comps[main].1;
-    // An island joins only when its cells are tiles: most of them show a picture that also
-    // appears outside the island (tiles come in pairs spread over the board; a title bar's
-    // cells only resemble each other).
-    let pool: Vec<usize> = (0..label.len())
-        .filter(|&i| label[i] != usize::MAX)
+    let (_, (c0, r0, c1, r1)) = best?;
+    // Shrink to the paired cells.
+    let paired = |r: usize, c: usize| looks[r * nx + c] == Look::Paired;
+    let rows: Vec<usize> = (r0..=r1)
+        .filter(|&r| (c0..=c1).any(|c| paired(r, c)))
         .collect();
-    let tile_like = |id: usize| {
-        let cells: Vec<usize> = (0..label.len()).filter(|&i| label[i] == id).collect();
-        let ok = cells
-            .iter()
-            .filter(|&&i| pool.iter().any(|&j| label[j] != id && same_picture(i, j)))
-            .count();
-        ok * 2 > cells.len()
-    };
-    let mut used = vec![false; comps.len()];
-    used[main] = true;
-    loop {
-        let mut grew = false;
-        for (i, &(_, b)) in comps.iter().enumerate() {
-            if used[i] {
-                continue;
+    let cols: Vec<usize> = (c0..=c1)
+        .filter(|&c| (r0..=r1).any(|r| paired(r, c)))
+        .collect();
+    let (r0, r1) = (*rows.first()?, *rows.last()?);
+    let (c0, c1) = (*cols.first()?, *cols.last()?);
+    // The board's background: flat cells next to a tile inside the box.
+    let mut bg = Vec::new();
+    for r in r0..=r1 {
+        for c in c0..=c1 {
+            if let Look::Flat(m) = looks[r * nx + c] {
+                let near = [(0, 1), (2, 1), (1, 0), (1, 2)].iter().any(|&(dr, dc)| {
+                    let (rr, cc) = ((r + dr) as i64 - 1, (c + dc) as i64 - 1);
+                    rr >= r0 as i64
+                        && rr <= r1 as i64
+                        && cc >= c0 as i64
+                        && cc <= c1 as i64
+                        && paired(rr as usize, cc as usize)
+                });
+                if near {
+                    bg.push(m);
+                }
             }
-            let near = b.0 <= bb.2 + 2 && b.2 + 2 >= bb.0 && b.1 <= bb.3 + 2 && b.3 + 2 >= bb.1;
-            // Within one cell: the gap between boxes is at most one empty cell.
-            let gap_c = if b.2 < bb.0 {
-                bb.0 - b.2 - 1
-            } else if b.0 > bb.2 {
-                b.0 - bb.2 - 1
-            } else {
-                0
-            };
-            let gap_r = if b.3 < bb.1 {
-                bb.1 - b.3 - 1
-            } else if b.1 > bb.3 {
-                b.1 - bb.3 - 1
-            } else {
-                0
-            };
-            if near && gap_c <= 1 && gap_r <= 1 && (gap_c + gap_r == 0 || tile_like(i)) {
-                used[i] = true;
-                bb = (bb.0.min(b.0), bb.1.min(b.1), bb.2.max(b.2), bb.3.max(b.3));
-                grew = true;
-            }
-        }
-        if !grew {
-            break;
         }
     }
-    Some(bb)
+    if bg.is_empty() {
+        return Some((c0, r0, c1, r1));
+    }
+    let is_bg = |r: i64, c: i64| -> bool {
+        if r < 0 || c < 0 || r >= ny as i64 || c >= nx as i64 {
+            return false;
+        }
+        match looks[r as usize * nx + c as usize] {
+            Look::Flat(m) => bg.iter().any(|b| colour_dist(*b, m) < 14.0),
+            _ => false,
+        }
+    };
+    // Hinted size: grow over whole lines of the board's background on either side (a board
+    // whose edge lines are cleared looks exactly like one inside a ring of background, so
+    // only a hint can say which it is), choosing the split whose added lines all qualify.
+    let fit = |lo: usize, hi: usize, want: Option<usize>, line: &dyn Fn(i64) -> bool| {
+        let Some(want) = want else { return (lo, hi) };
+        let have = hi - lo + 1;
+        if want <= have {
+            return (lo, hi);
+        }
+        let extra = want - have;
+        (0..=extra)
+            .map(|k| (lo as i64 - k as i64, hi as i64 + (extra - k) as i64))
+            .filter(|&(a, b)| (a..lo as i64).chain(hi as i64 + 1..=b).all(line))
+            .min_by_key(|&(a, b)| ((lo as i64 - a) - (b - hi as i64)).abs())
+            .map_or((lo, hi), |(a, b)| (a as usize, b as usize))
+    };
+    let (c0, c1) = fit(c0, c1, hint.1, &|c| (r0..=r1).all(|r| is_bg(r as i64, c)));
+    let (r0, r1) = fit(r0, r1, hint.0, &|r| (c0..=c1).all(|c| is_bg(r, c as i64)));
+    Some((c0, r0, c1, r1))
 }

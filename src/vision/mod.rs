@@ -12,6 +12,7 @@
 //! game too few tiles are left to find a grid from.
 
 pub mod animation;
+pub mod calibrate;
 pub mod cells;
 pub mod grid;
 pub mod load;
@@ -97,6 +98,14 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     }
     let g = grid::find_grid(frame, hints)?;
     let first = trim(frame, read_cells_detail(frame, &g)?);
+    // The pitch from the pairs just read; kept when the cells read at least as consistently.
+    let first = match calibrate::refine_pitch(frame, &first) {
+        Some(g2) => match read_cells_unchecked(frame, &g2) {
+            Ok(r2) if r2.unsure.len() <= first.unsure.len() => r2,
+            _ => first,
+        },
+        None => first,
+    };
     let refined = refine_origin(frame, &first);
     let moved = (refined.origin.0 - first.grid.origin.0)
         .abs()
@@ -159,7 +168,7 @@ fn type_threshold(cells: &[&CellFeatures]) -> f32 {
 /// panels next to the board) goes, one line at a time, while at least two rows and columns remain.
 fn trim(frame: &RgbaImage, detail: (Reading, Vec<bool>)) -> Reading {
     let (mut r, _) = detail;
-    for _ in 0..8 {
+    while r.grid.rows > 2 && r.grid.cols > 2 {
         let g = r.grid;
         if g.rows <= 2 || g.cols <= 2 {
             break;

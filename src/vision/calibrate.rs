@@ -1,0 +1,173 @@
+//! Self-calibration of the pitch from the board's own pairs.
+//!
+//! Edge profiles give the pitch to a few hundredths of a pixel, which is not enough: across
+//! 19 columns an error of 0.05 px moves the last column a whole pixel off, and a pixel is
+//! what tells two small, high-contrast symbols apart. Tiles of one type are the same
+//! picture, so the displacement that best overlays two of them, several columns apart, says
+//! exactly how far apart they really are; a least-squares fit over many such pairs gives the
+//! pitch to a few thousandths of a pixel.
+
+use super::Reading;
+use crate::board::{Cell, Pos};
+use crate::geometry::Grid;
+use image::RgbaImage;
+
+/// Fraction of a cell compared between two tiles: the interior, as the reader uses it.
+const INSET_LO: f32 = 0.15;
+const INSET_HI: f32 = 0.82;
+
+/// Largest correction accepted, as a fraction of the pitch: beyond that the first reading
+/// paired the wrong tiles, and the profiles' pitch is the better guess.
+const MAX_CHANGE: f32 = 0.02;
+
+/// The grid with its pitch (and origin, keeping the tiles' mean position) corrected from
+/// same-type pairs of `reading`, or `None` when too few pairs are spread along an axis to
+/// tell, or the correction is negligible on both axes.
+pub fn refine_pitch(frame: &RgbaImage, reading: &Reading) -> Option<Grid> {
+    let g = reading.grid;
+    let b = &reading.board;
+    // The tiles of each type, in reading order.
+    let mut by_type: Vec<(u8, Vec<Pos>)> = Vec::new();
+    for p in b.positions() {
+        if let Cell::Tile(t) = b.get(p) {
+            match by_type.iter_mut().find(|e| e.0 == t) {
+                Some(e) => e.1.push(p),
+                None => by_type.push((t, vec![p])),
+            }
+        }
+    }
+    let search = ((g.pitch.0.min(g.pitch.1) * 0.06).ceil() as i64).clamp(2, 6);
+    // Per axis: Σ Δk·(measured distance) and Σ Δk² over pairs.
+    let mut acc = [(0f64, 0f64, 0usize); 2];
+    for (_, tiles) in &by_type {
+        // Each type gives its most distant pair along each axis.
+        for (axis, sums) in acc.iter_mut().enumerate() {
+            let key = |p: &Pos| if axis == 0 { p.col } else { p.row };
+            let (Some(a), Some(z)) = (
+                tiles.iter().min_by_key(|p| key(p)),
+                tiles.iter().max_by_key(|p| key(p)),
+            ) else {
+                continue;
+            };
+            let dk = key(z) as f64 - key(a) as f64;
+            if dk < 2.0 {
+                continue;
+            }
+            let Some((dx, dy)) = displacement(frame, &g, *a, *z, search) else {
+                continue;
+            };
+            let measured = if axis == 0 { dx } else { dy };
+            sums.0 += dk * measured;
+            sums.1 += dk * dk;
+            sums.2 += 1;
+        }
+    }
+    let mut pitch = g.pitch;
+    let mut changed = false;
+    for (axis, &(num, den, n)) in acc.iter().enumerate() {
+        if n < 3 || den <= 0.0 {
+            continue;
+        }
+        let p = (num / den) as f32;
+        let old = if axis == 0 { g.pitch.0 } else { g.pitch.1 };
+        if (p - old).abs() > old * MAX_CHANGE || (p - old).abs() < 0.005 {
+            continue;
+        }
+        changed = true;
+        if axis == 0 {
+            pitch.0 = p;
+        } else {
+            pitch.1 = p;
+        }
+    }
+    if !changed {
+        return None;
+    }
+    // Keep the tiles' mean position where it was.
+    let (mut sr, mut sc, mut n) = (0f32, 0f32, 0f32);
+    for (_, tiles) in &by_type {
+        for p in tiles {
+            sr += p.row as f32;
+            sc += p.col as f32;
+            n += 1.0;
+        }
+    }
+    let (mr, mc) = (sr / n, sc / n);
+    Some(Grid {
+        origin: (
+            g.origin.0 + mc * (g.pitch.0 - pitch.0),
+            g.origin.1 + mr * (g.pitch.1 - pitch.1),
+        ),
+        pitch,
+        ..g
+    })
+}
+
+/// How far (dx, dy) cell `b`'s picture lies from cell `a`'s, to a fraction of a pixel: the
+/// offset that best overlays `b`'s interior on `a`'s (whole-pixel search within ±`search`, then a parabola through
+/// the costs around the best); `None` when a crop leaves the frame or the best overlay is
+/// poor (not the same picture after all).
+fn displacement(frame: &RgbaImage, g: &Grid, a: Pos, b: Pos, search: i64) -> Option<(f64, f64)> {
+    let (w, h) = (frame.width() as i64, frame.height() as i64);
+    let rect = |p: Pos| {
+        let (x, y, cw, ch) = g.cell_rect(p.row as i32, p.col as i32);
+        (
+            (x + cw * INSET_LO).round() as i64,
+            (y + ch * INSET_LO).round() as i64,
+            (cw * (INSET_HI - INSET_LO)).round() as i64,
+            (ch * (INSET_HI - INSET_LO)).round() as i64,
+        )
+    };
+    let (ax, ay, cw, ch) = rect(a);
+    let (bx, by, _, _) = rect(b);
+    let inside = |x: i64, y: i64| x >= 0 && y >= 0 && x + cw <= w && y + ch <= h;
+    if !inside(ax, ay) || !inside(bx - search, by - search) || !inside(bx + search, by + search) {
+        return None;
+    }
+    let raw = frame.as_raw();
+    let stride = w as usize * 4;
+    let cost = |dx: i64, dy: i64| -> f64 {
+        let mut s = 0u64;
+        for j in 0..ch {
+            let ra = (ay + j) as usize * stride + ax as usize * 4;
+            let rb = (by + dy + j) as usize * stride + (bx + dx) as usize * 4;
+            for i in 0..cw as usize {
+                for c in 0..3 {
+                    s += raw[ra + i * 4 + c].abs_diff(raw[rb + i * 4 + c]) as u64;
+                }
+            }
+        }
+        s as f64 / (cw * ch * 3) as f64
+    };
+    let n = (2 * search + 1) as usize;
+    let mut costs = vec![0f64; n * n];
+    let mut best = (0usize, f64::MAX);
+    for j in 0..n {
+        for i in 0..n {
+            let c = cost(i as i64 - search, j as i64 - search);
+            costs[j * n + i] = c;
+            if c < best.1 {
+                best = (j * n + i, c);
+            }
+        }
+    }
+    let (bi, bj) = (best.0 % n, best.0 / n);
+    // On the search border the true overlay may lie outside it; a poor best is no match.
+    if bi == 0 || bj == 0 || bi == n - 1 || bj == n - 1 || best.1 > 12.0 {
+        return None;
+    }
+    let vertex = |l: f64, m: f64, r: f64| {
+        let d = l - 2.0 * m + r;
+        if d > 1e-9 {
+            (0.5 * (l - r) / d).clamp(-0.5, 0.5)
+        } else {
+            0.0
+        }
+    };
+    let fx = vertex(costs[bj * n + bi - 1], best.1, costs[bj * n + bi + 1]);
+    let fy = vertex(costs[(bj - 1) * n + bi], best.1, costs[(bj + 1) * n + bi]);
+    Some((
+        (bx - ax) as f64 + bi as f64 - search as f64 + fx,
+        (by - ay) as f64 + bj as f64 - search as f64 + fy,
+    ))
+}
