@@ -117,7 +117,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     };
     let g = reading.grid;
     check_animation(frame, &g)?;
-    let reading = check_types(reading)?;
+    let reading = wall_off_crowded(check_types(reading)?);
     let tiles = reading.board.tile_count();
     if tiles == 0 {
         return Err(ReadError::NoBoard(format!(
@@ -164,8 +164,9 @@ fn type_threshold(cells: &[&CellFeatures]) -> f32 {
 }
 
 /// Drops edge rows and columns that are not board: a line along the edge whose pictures
-/// largely have no partner anywhere, show no tile face or repeat along the line (other game
-/// panels next to the board) goes, one line at a time, while at least two rows and columns remain.
+/// largely (over 40 %) have no partner anywhere, or mostly (over 60 %) repeat along the
+/// line (other game panels, a frame around the board), or both together (over 55 %), goes, one line at a time, while at
+/// least two rows and columns remain.
 fn trim(frame: &RgbaImage, detail: (Reading, Vec<bool>)) -> Reading {
     let (mut r, _) = detail;
     while r.grid.rows > 2 && r.grid.cols > 2 {
@@ -190,8 +191,12 @@ fn trim(frame: &RgbaImage, detail: (Reading, Vec<bool>)) -> Reading {
                     near && r.board.get(w[0]).is_tile() && r.board.get(w[0]) == r.board.get(w[1])
                 })
                 .count();
-            let odd = odd + runs;
-            odd as f32 / full.len() as f32
+            // Unpaired pictures condemn a line sooner than runs: a row of locks or crates
+            // on a real board repeats too, a frame repeats all along.
+            let n = full.len() as f32;
+            (odd as f32 / n / 0.4)
+                .max(runs as f32 / n / 0.6)
+                .max((odd + runs) as f32 / n / 0.55)
         };
         let edges = [
             bad((0..g.cols).map(|c| Pos::new(0, c)).collect()),
@@ -203,7 +208,7 @@ fn trim(frame: &RgbaImage, detail: (Reading, Vec<bool>)) -> Reading {
             .iter()
             .enumerate()
             .fold((0, 0f32), |b, (k, &v)| if v > b.1 { (k, v) } else { b });
-        if worst <= 0.4 {
+        if worst <= 1.0 {
             break;
         }
         let mut ng = g;
@@ -390,7 +395,7 @@ fn check_grid(frame: &RgbaImage, g: &Grid) -> Result<(), ReadError> {
 pub fn read_cells(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadError> {
     check_grid(frame, grid)?;
     check_animation(frame, grid)?;
-    check_types(read_cells_unchecked(frame, grid)?)
+    check_types(read_cells_unchecked(frame, grid)?).map(wall_off_crowded)
 }
 
 /// Refuses a reading with more distinct pictures than type letters (overflow cells are
@@ -561,6 +566,46 @@ fn classify_empty(feats: &[CellFeatures], ring: &[CellFeatures]) -> Vec<bool> {
             f.spread < max_spread && refs.iter().any(|r| colour_dist(r.mean, f.mean) < max_dist)
         })
         .collect()
+}
+
+/// Turns the types far more numerous than a tile type can be into obstacles: the locks,
+/// stones or crates a game scatters by the dozen (Brown Dust II walls its boards with 30
+/// gold locks or 40 stone rabbits) while its tile types come 2 or 4 at a time. A type is
+/// taken for obstacles when it has at least 8 cells and 2.5 times the median type's count.
+/// Done on the final board only: while the board is being located, chrome that repeats
+/// must stay visible to the trimming as pictures.
+fn wall_off_crowded(mut r: Reading) -> Reading {
+    let mut counts: Vec<(u8, usize)> = Vec::new();
+    for (_, t) in r.board.tiles() {
+        match counts.iter_mut().find(|e| e.0 == t) {
+            Some(e) => e.1 += 1,
+            None => counts.push((t, 1)),
+        }
+    }
+    let mut sorted: Vec<usize> = counts.iter().map(|e| e.1).collect();
+    sorted.sort_unstable();
+    let Some(&median) = sorted.get(sorted.len() / 2) else {
+        return r;
+    };
+    let crowded: Vec<u8> = counts
+        .iter()
+        .filter(|e| e.1 >= 8 && e.1 as f32 >= median as f32 * 2.5)
+        .map(|e| e.0)
+        .collect();
+    if crowded.is_empty() {
+        return r;
+    }
+    let walls: Vec<Pos> = r
+        .board
+        .tiles()
+        .filter(|(_, t)| crowded.contains(t))
+        .map(|(p, _)| p)
+        .collect();
+    for p in walls {
+        r.board.set(p, Cell::Obstacle);
+    }
+    r.unsure.retain(|&p| r.board.get(p).is_tile());
+    r
 }
 
 /// Groups that are obstacles rather than tiles. Every tile of a game shares a body (the face
