@@ -570,8 +570,9 @@ fn classify_empty(feats: &[CellFeatures], ring: &[CellFeatures]) -> Vec<bool> {
 
 /// Turns the types far more numerous than a tile type can be into obstacles: the locks,
 /// stones or crates a game scatters by the dozen (Brown Dust II walls its boards with 30
-/// gold locks or 40 stone rabbits) while its tile types come 2 or 4 at a time. A type is
-/// taken for obstacles when it has at least 8 cells and 2.5 times the median type's count.
+/// gold locks or 40 stone rabbits) while its tile types come 2 or 4 at a time. The types
+/// above the first drop, from the largest count down, to under 1/2.5 of a count of 8 or
+/// more are taken for obstacles (a late game's 8 left of a type beside 4 of another is not).
 /// Done on the final board only: while the board is being located, chrome that repeats
 /// must stay visible to the trimming as pictures.
 fn wall_off_crowded(mut r: Reading) -> Reading {
@@ -582,16 +583,16 @@ fn wall_off_crowded(mut r: Reading) -> Reading {
             None => counts.push((t, 1)),
         }
     }
+    // Largest first; the crowded types are those above the first big drop in count.
     let mut sorted: Vec<usize> = counts.iter().map(|e| e.1).collect();
-    sorted.sort_unstable();
-    let Some(&median) = sorted.get(sorted.len() / 2) else {
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    let Some(k) = (0..sorted.len().saturating_sub(1))
+        .find(|&k| sorted[k] >= 8 && sorted[k] as f32 >= sorted[k + 1] as f32 * 2.5)
+    else {
         return r;
     };
-    let crowded: Vec<u8> = counts
-        .iter()
-        .filter(|e| e.1 >= 8 && e.1 as f32 >= median as f32 * 2.5)
-        .map(|e| e.0)
-        .collect();
+    let cut = sorted[k];
+    let crowded: Vec<u8> = counts.iter().filter(|e| e.1 >= cut).map(|e| e.0).collect();
     if crowded.is_empty() {
         return r;
     }
