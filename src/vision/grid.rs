@@ -9,8 +9,10 @@
 //!    within one cell of it (a half-cleared board falls apart into islands). Chrome such as a
 //!    title bar stays out: a ring of background separates it from the board.
 
-use super::cells::{cell_dist, features, integral_for, CellFeatures};
-use super::pixels::colour_dist;
+use super::cells::{
+    cell_dist, desc_dist_limit, features, features_with, integral_for, CellFeatures,
+};
+use super::pixels::{colour_dist, Integral};
 use super::profile::{autocorrelation, comb_fit, edge_profiles, period_candidates, smooth};
 use super::{Hints, ReadError};
 use crate::geometry::Grid;
@@ -206,6 +208,12 @@ fn busy_window(frame: &RgbaImage) -> Option<(u32, u32, u32, u32)> {
 
 /// Finds the board's grid in `frame`.
 pub fn find_grid(frame: &RgbaImage, hints: &Hints) -> Result<Grid, ReadError> {
+    locate(frame, hints).map(|(g, _)| g)
+}
+
+/// [`find_grid`], and the summed-area table it built over the lattice around the board
+/// (a pitch and more past it on every side), which serves the readings that follow.
+pub(crate) fn locate(frame: &RgbaImage, hints: &Hints) -> Result<(Grid, Integral), ReadError> {
     let (fw, fh) = frame.dimensions();
     let window = match hints.region {
         Some((x, y, w, h)) => {
@@ -292,24 +300,53 @@ pub fn find_grid(frame: &RgbaImage, hints: &Hints) -> Result<Grid, ReadError> {
             if !active[k] {
                 return None;
             }
-            features(
+            features_with(
                 &integral,
                 &lattice,
                 (k / nx) as i32,
                 (k % nx) as i32,
                 frame.dimensions(),
+                false,
             )
         })
         .collect();
-    let same_picture = |a: usize, b: usize| match (&feats[a], &feats[b]) {
-        (Some(p), Some(q)) => cell_dist(p, q, PAIR_DIST) < PAIR_DIST,
-        _ => false,
+    // Pairs first by the unshifted descriptors (most tiles find their partner there), then,
+    // for the cells still alone, with the alignment search against near misses (shifted
+    // descriptors computed once, on demand).
+    let plain = |a: usize, b: usize| match (&feats[a], &feats[b]) {
+        (Some(p), Some(q)) => desc_dist_limit(p.centre(), q.centre(), PAIR_DIST * 2.5),
+        _ => f32::MAX,
+    };
+    let shifted: Vec<std::cell::OnceCell<Option<CellFeatures>>> =
+        (0..nx * ny).map(|_| std::cell::OnceCell::new()).collect();
+    let aligned = |a: usize, b: usize| {
+        let (Some(p), Some(_)) = (&feats[a], &feats[b]) else {
+            return false;
+        };
+        let d0 = plain(a, b);
+        if d0 >= PAIR_DIST * 2.5 {
+            return false;
+        }
+        shifted[b]
+            .get_or_init(|| {
+                features(
+                    &integral,
+                    &lattice,
+                    (b / nx) as i32,
+                    (b % nx) as i32,
+                    frame.dimensions(),
+                )
+            })
+            .as_ref()
+            .is_some_and(|q| cell_dist(p, q, PAIR_DIST) < PAIR_DIST)
     };
     let looks: Vec<Look> = (0..nx * ny)
         .map(|k| {
             if !active[k] {
                 Look::Flat(samples[k].1)
-            } else if (0..nx * ny).any(|j| j != k && same_picture(k, j)) {
+            } else if (0..nx * ny).any(|j| j != k && plain(k, j) < PAIR_DIST)
+                || (0..nx * ny).any(|j| j != k && aligned(k, j))
+            {
                 Look::Paired
             } else {
                 Look::Lone
@@ -345,7 +382,7 @@ pub fn find_grid(frame: &RgbaImage, hints: &Hints) -> Result<Grid, ReadError> {
             "no board found: the best tile group is {rows}x{cols} with {count} tiles"
         )));
     }
-    Ok(Grid {
+    let grid = Grid {
         origin: (
             ox + (kx0 + c0 as i32) as f32 * pw,
             oy + (ky0 + r0 as i32) as f32 * ph,
@@ -353,7 +390,8 @@ pub fn find_grid(frame: &RgbaImage, hints: &Hints) -> Result<Grid, ReadError> {
         pitch: (pw, ph),
         rows,
         cols,
-    })
+    };
+    Ok((grid, integral))
 }
 
 /// What a lattice cell shows, for locating the board.

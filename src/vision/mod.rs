@@ -96,11 +96,11 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
             "the frame is {w}x{h} px, too small to hold a board"
         )));
     }
-    let g = grid::find_grid(frame, hints)?;
-    let first = trim(frame, read_cells_detail(frame, &g)?);
+    let (g, integral) = grid::locate(frame, hints)?;
+    let first = trim(&integral, frame, read_cells_detail(&integral, frame, &g)?);
     // The pitch from the pairs just read; kept when the cells read at least as consistently.
     let first = match calibrate::refine_pitch(frame, &first) {
-        Some(g2) => match read_cells_unchecked(frame, &g2) {
+        Some(g2) => match read_cells_detail(&integral, frame, &g2).map(|(r, _)| r) {
             Ok(r2) if r2.unsure.len() <= first.unsure.len() => r2,
             _ => first,
         },
@@ -111,7 +111,9 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
         .abs()
         .max((refined.origin.1 - first.grid.origin.1).abs());
     let reading = if moved >= 1.0 {
-        read_cells_unchecked(frame, &refined).unwrap_or(first)
+        read_cells_detail(&integral, frame, &refined)
+            .map(|(r, _)| r)
+            .unwrap_or(first)
     } else {
         first
     };
@@ -167,7 +169,7 @@ fn type_threshold(cells: &[&CellFeatures]) -> f32 {
 /// largely (over 40 %) have no partner anywhere, or mostly (over 60 %) repeat along the
 /// line (other game panels, a frame around the board), or both together (over 55 %), goes, one line at a time, while at
 /// least two rows and columns remain.
-fn trim(frame: &RgbaImage, detail: (Reading, Vec<bool>)) -> Reading {
+fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bool>)) -> Reading {
     let (mut r, _) = detail;
     while r.grid.rows > 2 && r.grid.cols > 2 {
         let g = r.grid;
@@ -224,7 +226,7 @@ fn trim(frame: &RgbaImage, detail: (Reading, Vec<bool>)) -> Reading {
             }
             _ => ng.cols -= 1,
         }
-        match read_cells_detail(frame, &ng) {
+        match read_cells_detail(integral, frame, &ng) {
             Ok((n, _)) => r = n,
             Err(_) => break,
         }
@@ -395,7 +397,9 @@ fn check_grid(frame: &RgbaImage, g: &Grid) -> Result<(), ReadError> {
 pub fn read_cells(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadError> {
     check_grid(frame, grid)?;
     check_animation(frame, grid)?;
-    check_types(read_cells_unchecked(frame, grid)?).map(wall_off_crowded)
+    let integral = integral_for(frame, grid);
+    let (r, _) = read_cells_detail(&integral, frame, grid)?;
+    check_types(r).map(wall_off_crowded)
 }
 
 /// Refuses a reading with more distinct pictures than type letters (overflow cells are
@@ -422,34 +426,34 @@ fn check_animation(frame: &RgbaImage, grid: &Grid) -> Result<(), ReadError> {
     }
 }
 
-/// [`read_cells`] without the animation check, for trial grids while the board is located.
-fn read_cells_unchecked(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadError> {
-    read_cells_detail(frame, grid).map(|(r, _)| r)
-}
-
-/// [`read_cells_unchecked`] plus, per board cell (row-major), whether it is non-empty but
-/// shows no tile face: what panels next to a board look like.
-fn read_cells_detail(frame: &RgbaImage, grid: &Grid) -> Result<(Reading, Vec<bool>), ReadError> {
+/// The cells of `grid` read from `integral` (a summed-area table of `frame` covering the
+/// grid and its ring), without the animation and type-count checks, for trial grids while
+/// the board is located; plus, per board cell (row-major), whether it is non-empty but shows
+/// no tile face: what panels next to a board look like.
+fn read_cells_detail(
+    integral: &pixels::Integral,
+    frame: &RgbaImage,
+    grid: &Grid,
+) -> Result<(Reading, Vec<bool>), ReadError> {
     check_grid(frame, grid)?;
     let size = frame.dimensions();
-    let integral = integral_for(frame, grid);
     let mut feats: Vec<CellFeatures> = Vec::with_capacity(grid.rows * grid.cols);
     for r in 0..grid.rows {
         for c in 0..grid.cols {
-            let f = features_with(&integral, grid, r as i32, c as i32, size, false).ok_or_else(
+            let f = features_with(integral, grid, r as i32, c as i32, size, false).ok_or_else(
                 || ReadError::Invalid(format!("cell ({r},{c}) lies outside the frame")),
             )?;
             feats.push(f);
         }
     }
-    let ring = ring_features(&integral, grid, size);
+    let ring = ring_features(integral, grid, size);
     let empty = classify_empty(&feats, &ring);
     let full: Vec<usize> = (0..feats.len()).filter(|&i| !empty[i]).collect();
     let refs: Vec<&CellFeatures> = full.iter().map(|&i| &feats[i]).collect();
     let expand = |k: usize| {
         let i = full[k];
         features(
-            &integral,
+            integral,
             grid,
             (i / grid.cols) as i32,
             (i % grid.cols) as i32,
