@@ -19,20 +19,20 @@ use crate::geometry::Grid;
 use image::RgbaImage;
 
 /// Smallest and largest pitch looked for, in pixels.
-pub const MIN_PITCH: usize = 16;
+pub const MIN_PITCH: usize = 20;
 pub const MAX_PITCH: usize = 320;
 
 /// A cell is active (shows a picture) when its sampled interior deviates from its own mean
 /// by more than this on average (0..255 per channel).
 const ACTIVE_SPREAD: f32 = 13.0;
 
-/// The pitch and phase along one axis of `profile` (phase relative to the profile start).
+/// The likely pitch along one axis of `profile`, among the other candidates.
 ///
 /// Autocorrelation peaks at the pitch and at all its multiples, and symbols can add peaks at
 /// fractions of it; each candidate lag is therefore scored by the autocorrelation at its
 /// first few multiples (a fraction of the pitch fails at its odd multiples, the true pitch
 /// at none), and a multiple of a candidate only wins when clearly better.
-fn axis(profile: &[f32]) -> Option<(f32, f32)> {
+fn axis(profile: &[f32]) -> Option<AxisLags> {
     let p = smooth(profile, 1);
     let max = (p.len() / 2).min(MAX_PITCH * 3);
     if max < MIN_PITCH * 2 {
@@ -92,8 +92,31 @@ fn axis(profile: &[f32]) -> Option<(f32, f32)> {
     if best <= 0.05 {
         return None;
     }
-    let (pitch, phase, s) = comb_fit(&p, pick as f32, 1.2);
-    (s > 0.0).then_some((pitch, phase))
+    Some(AxisLags { p, scored, pick })
+}
+
+/// The candidate spacings of one axis: the smoothed profile, the lags scored (best first)
+/// and the one [`axis`] picked.
+struct AxisLags {
+    p: Vec<f32>,
+    scored: Vec<(usize, f32)>,
+    pick: usize,
+}
+
+impl AxisLags {
+    /// The fractional pitch and phase near `lag`.
+    fn fit(&self, lag: usize) -> Option<(f32, f32)> {
+        let (pitch, phase, s) = comb_fit(&self.p, lag as f32, 1.2);
+        (s > 0.0).then_some((pitch, phase))
+    }
+
+    /// The best-scored lag within `lo..=hi`.
+    fn best_within(&self, lo: f32, hi: f32) -> Option<usize> {
+        self.scored
+            .iter()
+            .find(|(l, _)| (lo..=hi).contains(&(*l as f32)))
+            .map(|&(l, _)| l)
+    }
 }
 
 /// Interior texture and mean colour of a lattice cell from a sparse 8 × 8 sample.
@@ -246,8 +269,75 @@ pub(crate) fn locate(frame: &RgbaImage, hints: &Hints) -> Result<(Grid, Integral
             window.2, window.3
         ))
     };
-    let (pw, phx) = axis(&prof.cols).ok_or_else(|| no_lattice("column"))?;
-    let (ph, phy) = axis(&prof.rows).ok_or_else(|| no_lattice("row"))?;
+    let cols = axis(&prof.cols).ok_or_else(|| no_lattice("column"))?;
+    let rows = axis(&prof.rows).ok_or_else(|| no_lattice("row"))?;
+    // Tiles are about square (the games seen run from 0.73 to 1.0 wide per tall). When the
+    // picked spacings are not, one axis has locked on a texture inside tiles or on a
+    // multiple of the pitch: the other candidates near a common size are laid too, and the
+    // lattice whose board box holds the most paired picture area wins.
+    let square = |w: f32, h: f32| (0.5..=2.0).contains(&(w / h));
+    let mut tries: Vec<(usize, usize)> = vec![(cols.pick, rows.pick)];
+    let (cw, rh) = (cols.pick as f32, rows.pick as f32);
+    if !(0.6..=1.67).contains(&(cw / rh)) {
+        for t in [cw, rh, cw * 2.0, rh / 2.0, cw / 2.0, rh * 2.0] {
+            if let (Some(c), Some(r)) = (
+                cols.best_within(t / 1.25, t * 1.25),
+                rows.best_within(t / 1.25, t * 1.25),
+            ) {
+                if !tries.contains(&(c, r)) {
+                    tries.push((c, r));
+                }
+            }
+        }
+    }
+    let mut best: Option<(f32, Grid, Integral)> = None;
+    let mut refusal = None;
+    for (c, r) in tries {
+        let (Some(x), Some(y)) = (cols.fit(c), rows.fit(r)) else {
+            continue;
+        };
+        if !square(x.0, y.0) {
+            refusal.get_or_insert(ReadError::NoBoard(format!(
+                "no board found: the regular spacings, {:.1} px across and {:.1} px down, \
+                 are not tile-shaped",
+                x.0, y.0
+            )));
+            continue;
+        }
+        match lattice_board(frame, hints, window, x, y) {
+            Ok((g, integral, score)) => {
+                if best.as_ref().is_none_or(|b| score > b.0) {
+                    best = Some((score, g, integral));
+                }
+            }
+            Err(e) => {
+                refusal.get_or_insert(e);
+            }
+        }
+    }
+    match best {
+        Some((_, g, integral)) => Ok((g, integral)),
+        None => Err(refusal.unwrap_or_else(|| no_lattice("tile"))),
+    }
+}
+
+/// The board on the lattice of pitch and phase `(pw, phx)` across and `(ph, phy)` down
+/// (phases relative to `window`): its grid, the summed-area table over the lattice, and a
+/// score: the board box's value in paired-picture area.
+fn lattice_board(
+    frame: &RgbaImage,
+    hints: &Hints,
+    window: (u32, u32, u32, u32),
+    (pw, phx): (f32, f32),
+    (ph, phy): (f32, f32),
+) -> Result<(Grid, Integral, f32), ReadError> {
+    let (fw, fh) = frame.dimensions();
+    let no_lattice = |axis: &str| {
+        ReadError::NoBoard(format!(
+            "no board found: no regular {axis} spacing of tiles in the {}x{} px area",
+            window.2, window.3
+        ))
+    };
     // Two estimates of the boundary: the strongest lattice of edges (a tile's outer border,
     // just right of a gap) and the centre of the stretch where neighbouring cells agree (the
     // margins between symbols, pulled left by a tile's 3-D edge). The boundary lies between.
@@ -365,8 +455,8 @@ pub(crate) fn locate(frame: &RgbaImage, hints: &Hints) -> Result<(Grid, Integral
             eprintln!("{line}");
         }
     }
-    let (c0, r0, c1, r1) =
-        board_box(&looks, nx, ny, (hints.rows, hints.cols)).ok_or_else(|| {
+    let ((c0, r0, c1, r1), value) = board_box(&looks, nx, ny, (hints.rows, hints.cols))
+        .ok_or_else(|| {
             ReadError::NoBoard(format!(
                 "no board found: nothing tile-like on the {:.1}x{:.1} px lattice",
                 pw, ph
@@ -391,7 +481,7 @@ pub(crate) fn locate(frame: &RgbaImage, hints: &Hints) -> Result<(Grid, Integral
         rows,
         cols,
     };
-    Ok((grid, integral))
+    Ok((grid, integral, value as f32 * pw * ph))
 }
 
 /// What a lattice cell shows, for locating the board.
@@ -419,7 +509,7 @@ fn board_box(
     nx: usize,
     ny: usize,
     hint: (Option<usize>, Option<usize>),
-) -> Option<(usize, usize, usize, usize)> {
+) -> Option<((usize, usize, usize, usize), i32)> {
     let value = |k: usize| match looks[k] {
         Look::Paired => 1,
         Look::Lone => -LONE_COST,
@@ -447,7 +537,7 @@ fn board_box(
             }
         }
     }
-    let (_, (c0, r0, c1, r1)) = best?;
+    let (score, (c0, r0, c1, r1)) = best?;
     // Shrink to the paired cells.
     let paired = |r: usize, c: usize| looks[r * nx + c] == Look::Paired;
     let rows: Vec<usize> = (r0..=r1)
@@ -478,7 +568,7 @@ fn board_box(
         }
     }
     if bg.is_empty() {
-        return Some((c0, r0, c1, r1));
+        return Some(((c0, r0, c1, r1), score));
     }
     let is_bg = |r: i64, c: i64| -> bool {
         if r < 0 || c < 0 || r >= ny as i64 || c >= nx as i64 {
@@ -507,5 +597,5 @@ fn board_box(
     };
     let (c0, c1) = fit(c0, c1, hint.1, &|c| (r0..=r1).all(|r| is_bg(r as i64, c)));
     let (r0, r1) = fit(r0, r1, hint.0, &|r| (c0..=c1).all(|c| is_bg(r, c as i64)));
-    Some((c0, r0, c1, r1))
+    Some(((c0, r0, c1, r1), score))
 }
