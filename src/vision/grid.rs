@@ -443,18 +443,6 @@ fn lattice_board(
             }
         })
         .collect();
-    if std::env::var("LLK_DEBUG").is_ok() {
-        for j in 0..ny {
-            let line: String = (0..nx)
-                .map(|i| match looks[j * nx + i] {
-                    Look::Flat(_) => '.',
-                    Look::Paired => 'P',
-                    Look::Lone => 'L',
-                })
-                .collect();
-            eprintln!("{line}");
-        }
-    }
     let ((c0, r0, c1, r1), value) = board_box(&looks, nx, ny, (hints.rows, hints.cols))
         .ok_or_else(|| {
             ReadError::NoBoard(format!(
