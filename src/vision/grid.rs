@@ -491,7 +491,8 @@ const LONE_COST: i32 = 3;
 /// The board's cells (c0, r0, c1, r1), inclusive: the rectangle with the most paired
 /// pictures less [`LONE_COST`] per lone one (panels around a board are pictures without
 /// partners), shrunk to its paired cells, then grown to a hinted size (rows, cols) over edge
-/// lines of the board's own background.
+/// lines of the board's own background. With both sides hinted, the best placement of a
+/// window of exactly that size.
 fn board_box(
     looks: &[Look],
     nx: usize,
@@ -503,6 +504,25 @@ fn board_box(
         Look::Lone => -LONE_COST,
         Look::Flat(_) => 0,
     };
+    // Both sides hinted: the best placement of a window of exactly that size.
+    if let (Some(hr), Some(hc)) = hint {
+        if hr == 0 || hc == 0 || hr > ny || hc > nx {
+            return None;
+        }
+        let mut best: Option<(i32, (usize, usize, usize, usize))> = None;
+        for r0 in 0..=ny - hr {
+            for c0 in 0..=nx - hc {
+                let v: i32 = (r0..r0 + hr)
+                    .flat_map(|r| (c0..c0 + hc).map(move |c| r * nx + c))
+                    .map(value)
+                    .sum();
+                if best.is_none_or(|b| v > b.0) {
+                    best = Some((v, (c0, r0, c0 + hc - 1, r0 + hr - 1)));
+                }
+            }
+        }
+        return best.map(|(v, b)| (b, v));
+    }
     // Best sum rectangle: every pair of rows, then the best run of column sums (Kadane).
     let mut best: Option<(i32, (usize, usize, usize, usize))> = None;
     let mut colsum = vec![0i32; nx];

@@ -97,7 +97,13 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
         )));
     }
     let (g, integral) = grid::locate(frame, hints)?;
-    let first = trim(&integral, frame, read_cells_detail(&integral, frame, &g)?);
+    let detail = read_cells_detail(&integral, frame, &g)?;
+    // A hinted size is kept: trimming would only take lines the user said are board.
+    let first = if hints.rows.is_some() && hints.cols.is_some() {
+        detail.0
+    } else {
+        trim(&integral, frame, detail)
+    };
     // The pitch from the pairs just read; kept when the cells read at least as consistently.
     let first = match calibrate::refine_pitch(frame, &first) {
         Some(g2) => match read_cells_detail(&integral, frame, &g2).map(|(r, _)| r) {
