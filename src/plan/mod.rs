@@ -226,7 +226,11 @@ fn run_search(
     };
     let no_gravity = ctx.gravity() == Gravity::None;
     if no_gravity && pairing::applies(ctx, start) {
-        let (o, m, n) = finish_search(pairing::search(ctx, start, &limits));
+        let mut dead = HashSet::new();
+        let res = restarted(limits.max_states, limits.deadline, |run, lim| {
+            pairing::search(ctx, start, run, &mut dead, lim)
+        });
+        let (o, m, n) = finish_search(res);
         return (o, m, n + greedy_states);
     }
     let (mut groups, mut pairs) = (Vec::new(), Vec::new());
@@ -236,15 +240,7 @@ fn run_search(
     // follows it with random noise added. The table of refuted boards is kept across runs,
     // so no refutation is redone, and a run that exhausts the tree is still a proof.
     let mut dead = HashSet::new();
-    let mut total = 0u64;
-    let mut budget = FIRST_RUN_STATES;
-    for run in 0u64.. {
-        let left = opts.max_states.saturating_sub(total);
-        let last = left <= budget * 3;
-        let lim = Limits {
-            max_states: if last { left } else { budget },
-            deadline: limits.deadline,
-        };
+    let res = restarted(opts.max_states, limits.deadline, |run, lim| {
         let res = informed_dfs_with_table(
             start.clone(),
             |st: &State| {
@@ -263,35 +259,66 @@ fn run_search(
                 ctx.remove(&mut next, a, b);
                 next
             },
-            |_, &((a, b), f)| {
-                if run == 0 {
-                    f
-                } else {
-                    f + RESTART_NOISE * unit_noise(run, a, b)
-                }
-            },
+            |_, &((a, b), f)| f + restart_noise(run, a, b),
             |st| st.hash,
             |st| st.tiles == 0,
             &mut dead,
-            &lim,
+            lim,
         );
+        DfsResult {
+            outcome: match res.outcome {
+                DfsOutcome::Found(m) => {
+                    DfsOutcome::Found(m.into_iter().map(|(ab, _)| ab).collect())
+                }
+                DfsOutcome::Exhausted => DfsOutcome::Exhausted,
+                DfsOutcome::GaveUp => DfsOutcome::GaveUp,
+            },
+            states: res.states,
+        }
+    });
+    let (o, m, n) = finish_search(res);
+    (o, m, n + greedy_states)
+}
+
+/// Runs `run_once(run, limits)` on the restart schedule until a run finds a goal or
+/// exhausts the tree, the budget of states is spent, or the deadline passes; the states of
+/// all runs are added up. `run_once` keeps its table of refuted nodes across runs, so no
+/// refutation is redone and a run that exhausts the tree is still a proof.
+fn restarted<M>(
+    max_states: u64,
+    deadline: Option<Instant>,
+    mut run_once: impl FnMut(u64, &Limits) -> DfsResult<M>,
+) -> DfsResult<M> {
+    let mut total = 0u64;
+    let mut budget = FIRST_RUN_STATES;
+    for run in 0u64.. {
+        let left = max_states.saturating_sub(total);
+        let last = left <= budget * 3;
+        let lim = Limits {
+            max_states: if last { left } else { budget },
+            deadline,
+        };
+        let res = run_once(run, &lim);
         total += res.states;
-        let out_of_time = limits.deadline.is_some_and(|d| Instant::now() >= d);
-        if res.outcome != DfsOutcome::GaveUp || last || out_of_time {
-            return finish_search(DfsResult {
-                outcome: match res.outcome {
-                    DfsOutcome::Found(m) => {
-                        DfsOutcome::Found(m.into_iter().map(|(ab, _)| ab).collect())
-                    }
-                    DfsOutcome::Exhausted => DfsOutcome::Exhausted,
-                    DfsOutcome::GaveUp => DfsOutcome::GaveUp,
-                },
-                states: total + greedy_states,
-            });
+        let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
+        if !matches!(res.outcome, DfsOutcome::GaveUp) || last || out_of_time {
+            return DfsResult {
+                outcome: res.outcome,
+                states: total,
+            };
         }
         budget += budget * RESTART_GROWTH_PERCENT / 100;
     }
     unreachable!("the loop returns once the budget is spent")
+}
+
+/// What a restart adds to F: nothing in run 0, noise in [0, [`RESTART_NOISE`]) after.
+fn restart_noise(run: u64, a: Idx, b: Idx) -> f64 {
+    if run == 0 {
+        0.0
+    } else {
+        RESTART_NOISE * unit_noise(run, a, b)
+    }
 }
 
 /// States of the first run of the restarted search.

@@ -16,8 +16,9 @@
 //! tiles; other boards go to the plain search.
 
 use super::padded::{Ctx, Idx, Peel, State};
-use super::search::{informed_dfs, DfsOutcome, DfsResult, Limits};
-use super::PaperScorer;
+use super::search::{informed_dfs_with_table, DfsOutcome, DfsResult, Limits};
+use super::{restart_noise, PaperScorer};
+use std::collections::HashSet;
 use std::rc::Rc;
 
 /// A search node: the board and the pairs the current branch has ruled out.
@@ -70,8 +71,16 @@ pub(crate) fn applies(ctx: &Ctx, st: &State) -> bool {
     groups.iter().skip(1).all(|g| matches!(g.len(), 0 | 2 | 4))
 }
 
-/// Runs the pairing search; the moves are the removals in order.
-pub(crate) fn search(ctx: &Ctx, start: &State, limits: &Limits) -> DfsResult<(Idx, Idx)> {
+/// Runs the pairing search once (run `run` of the restart schedule: noise is added to F
+/// after run 0); the moves are the removals in order. `dead` is the table of refuted
+/// nodes, kept across runs.
+pub(crate) fn search(
+    ctx: &Ctx,
+    start: &State,
+    run: u64,
+    dead: &mut HashSet<u64>,
+    limits: &Limits,
+) -> DfsResult<(Idx, Idx)> {
     let (mut groups, mut pairs) = (Vec::new(), Vec::new());
     let root = Node {
         st: start.clone(),
@@ -79,9 +88,9 @@ pub(crate) fn search(ctx: &Ctx, start: &State, limits: &Limits) -> DfsResult<(Id
         fhash: 0,
         peel: Rc::from(Vec::new()),
     };
-    let res = informed_dfs(
+    let res = informed_dfs_with_table(
         root,
-        |n: &Node| successors(ctx, n, &mut groups, &mut pairs),
+        |n: &Node| successors(ctx, n, run, &mut groups, &mut pairs),
         |n, step| {
             let mut next = n.clone();
             match step {
@@ -101,6 +110,7 @@ pub(crate) fn search(ctx: &Ctx, start: &State, limits: &Limits) -> DfsResult<(Id
         |_, step| matches!(step, Step::Forbid(..)) as u8,
         |n| n.st.hash ^ n.fhash,
         |n| n.st.tiles == 0,
+        dead,
         limits,
     );
     let outcome = match res.outcome {
@@ -170,6 +180,7 @@ impl Allowed {
 fn successors(
     ctx: &Ctx,
     n: &Node,
+    run: u64,
     groups: &mut Vec<Vec<Idx>>,
     pairs: &mut Vec<(Idx, Idx)>,
 ) -> Vec<Step> {
@@ -219,7 +230,10 @@ fn successors(
     let best = pairs
         .iter()
         .filter(|&&e| allowed(e))
-        .map(|&(a, b)| ((a, b), scorer.score(ctx, st, groups, a, b)))
+        .map(|&(a, b)| {
+            let f = scorer.score(ctx, st, groups, a, b);
+            ((a, b), f + restart_noise(run, a, b))
+        })
         .min_by(|x, y| x.1.total_cmp(&y.1));
     match best {
         Some(((a, b), _)) => vec![Step::Take(a, b, peel.clone()), Step::Forbid(a, b, peel)],
