@@ -163,3 +163,47 @@ proptest! {
         }
     }
 }
+
+/// Boards big enough that the search often needs more than its first run (restarts with
+/// noise, the pairing search's and the move-order search's tables kept across runs), still
+/// small enough for brute force: every answer matches the exhaustive solver.
+#[test]
+fn restarted_search_agrees_with_exhaustive() {
+    let (mut compared, mut restarted) = (0, 0);
+    for seed in 0..100u64 {
+        let board = generate(&GenSpec {
+            rows: 5,
+            cols: 6,
+            types: 7,
+            copies: 4,
+            obstacles: 1 + (seed % 2) as usize,
+            seed,
+        })
+        .unwrap();
+        for gravity in Gravity::ALL {
+            let rules = Rules {
+                outside: seed % 3 != 0,
+                gravity,
+            };
+            let Some(truth) = solvable(&board, &rules, 200_000) else {
+                continue;
+            };
+            let p = plan(&board, &rules, &opts(PlanStrategy::Search));
+            let end = replay(&board, &rules, &p.moves)
+                .unwrap_or_else(|e| panic!("{rules:?}: illegal move: {e}\n{board}"));
+            assert_eq!(p.solved(), truth, "{rules:?}\n{board}");
+            assert_eq!(p.solved(), end.is_clear());
+            if !truth {
+                assert_eq!(p.outcome, Outcome::Unsolvable, "{rules:?}\n{board}");
+            }
+            compared += 1;
+            // Greedy's pass takes at most 14 states (28 tiles); the first run 128.
+            restarted += (p.states > 14 + 128) as usize;
+        }
+    }
+    assert!(compared > 500, "only {compared} boards compared");
+    assert!(
+        restarted > 5,
+        "only {restarted} searches went past their first run"
+    );
+}

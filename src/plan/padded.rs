@@ -25,6 +25,31 @@ pub const WALL: u8 = 255;
 /// One board position as an index into the padded grid.
 pub type Idx = u32;
 
+/// One step of [`Ctx::relaxed_clearable`]: a tile that vanished, the partner it linked to
+/// (its *witness*, present or already gone), and the corners of the path between them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Peel {
+    /// The tile's cell.
+    pub tile: Idx,
+    /// The partner's cell (the tile's own cell when none is known yet).
+    pub witness: Idx,
+    /// Path corners, padded indices, from the tile to the witness; `len` are used.
+    corners: [Idx; 4],
+    len: u8,
+}
+
+impl Peel {
+    /// A tile with no known witness or path yet.
+    fn unknown(tile: Idx) -> Self {
+        Peel {
+            tile,
+            witness: tile,
+            corners: [tile; 4],
+            len: 1,
+        }
+    }
+}
+
 /// What stays the same while a plan is searched: sizes, rules, type names, hash keys.
 #[derive(Clone, Debug)]
 pub struct Ctx {
@@ -595,46 +620,69 @@ impl Ctx {
     /// never be removed. `allowed(a, b)` says whether `a` may still pair with `b` (the
     /// pairing search rules some pairs out). `groups` must be [`Ctx::groups`] of `st`.
     ///
-    /// Returns the order in which the tiles vanished, or `None` when some never do. Passing
-    /// the parent board's order as `hint` makes the check on a child nearly one pass: the
-    /// child has more free cells, so almost every step of the parent's order still holds.
+    /// Returns the order in which the tiles vanished, each with the partner it linked to and
+    /// the path ([`Peel`]), or `None` when some tile never vanishes. The fixpoint does not
+    /// depend on the order, so any order gives the same answer; `hint` only makes it cheap.
+    ///
+    /// Passing the parent board's answer as `hint` makes the check on a child nearly one
+    /// pass: the child has more free cells, so almost every step of the parent's order still
+    /// holds. And a step whose partner is still a tile of its type, still allowed, and whose
+    /// recorded path is still free is taken after a scan of that path's cells alone instead
+    /// of a search over every path shape to every partner.
     pub fn relaxed_clearable(
         &self,
         st: &State,
         groups: &[Vec<Idx>],
         allowed: impl Fn(Idx, Idx) -> bool,
-        hint: &[Idx],
-    ) -> Option<Vec<Idx>> {
+        hint: &[Peel],
+    ) -> Option<Vec<Peel>> {
         let mut relaxed = st.clone();
-        let mut left: Vec<Idx> = hint
+        let is_tile = |v: u8| v != EMPTY && v != WALL;
+        let mut left: Vec<Peel> = hint
             .iter()
             .copied()
-            .filter(|&x| {
-                let v = st.cells[x as usize];
-                v != EMPTY && v != WALL
-            })
+            .filter(|p| is_tile(st.cells[p.tile as usize]))
             .collect();
         if left.len() != st.tiles as usize {
-            left = groups.iter().flatten().copied().collect();
+            left = groups.iter().flatten().map(|&x| Peel::unknown(x)).collect();
         }
         let mut order = Vec::with_capacity(left.len());
         loop {
             let before = left.len();
-            left.retain(|&x| {
-                let g = &groups[st.cells[x as usize] as usize];
-                // A path leaves x through a free neighbour, or x touches its partner.
-                let open = self.exposed(&relaxed, x as usize);
-                let gone = g.iter().any(|&y| {
-                    y != x
-                        && (open || self.touching(x, y))
-                        && allowed(x, y)
-                        && self.path_exists(&relaxed, x, y)
-                });
-                if gone {
-                    relaxed.cells[x as usize] = EMPTY;
-                    order.push(x);
+            left.retain(|p| {
+                let x = p.tile;
+                let v = st.cells[x as usize];
+                let kept = p.witness != x
+                    && st.cells[p.witness as usize] == v
+                    && allowed(x, p.witness)
+                    && self.path_free(&relaxed, p);
+                let found = if kept {
+                    Some(*p)
+                } else {
+                    // A path leaves x through a free neighbour, or x touches its partner.
+                    let open = self.exposed(&relaxed, x as usize);
+                    groups[v as usize].iter().find_map(|&y| {
+                        if y == x || !(open || self.touching(x, y)) || !allowed(x, y) {
+                            return None;
+                        }
+                        let (corners, len) = self.corners_between(&relaxed, x, y, false)?;
+                        let mut p = Peel::unknown(x);
+                        p.witness = y;
+                        p.len = len as u8;
+                        for (k, &(r, c)) in corners[..len].iter().enumerate() {
+                            p.corners[k] = (r * self.w + c) as Idx;
+                        }
+                        Some(p)
+                    })
+                };
+                match found {
+                    Some(p) => {
+                        relaxed.cells[x as usize] = EMPTY;
+                        order.push(p);
+                        false
+                    }
+                    None => true,
                 }
-                !gone
             });
             if left.is_empty() {
                 return Some(order);
@@ -643,6 +691,29 @@ impl Ctx {
                 return None;
             }
         }
+    }
+
+    /// Whether every cell of a recorded path between its two ends (corners included) is
+    /// free on `st`.
+    fn path_free(&self, st: &State, p: &Peel) -> bool {
+        let n = p.len as usize;
+        let end = p.corners[n - 1];
+        (1..n).all(|k| {
+            let (from, to) = (p.corners[k - 1], p.corners[k]);
+            let step = if from / self.w as Idx == to / self.w as Idx {
+                1
+            } else {
+                self.w as Idx
+            };
+            let mut i = from;
+            while i != to {
+                i = if to > from { i + step } else { i - step };
+                if i != end && st.cells[i as usize] != EMPTY {
+                    return false;
+                }
+            }
+            true
+        })
     }
 
     /// Whether removing the tile at `i` would move no other tile now or later: every cell
@@ -760,6 +831,53 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The relaxation's answer does not depend on the hint (a stale one from an earlier
+    /// board, with other pairs allowed), and every recorded step is a real path on the
+    /// board as the relaxation left it at that step.
+    #[test]
+    fn relaxation_hint_changes_nothing() {
+        let mut answers = [0; 2];
+        for seed in 0..80u64 {
+            let spec = GenSpec {
+                rows: 3 + (seed % 5) as usize,
+                cols: 4 + (seed % 6) as usize,
+                types: 2 + (seed % 4) as usize,
+                copies: if seed % 2 == 0 { 2 } else { 4 },
+                obstacles: (seed % 3) as usize,
+                seed,
+            };
+            let Ok(board) = generate(&spec) else { continue };
+            let (ctx, mut st) = Ctx::new(&board, &rules(seed % 3 != 0, Gravity::None)).unwrap();
+            let (mut groups, mut pairs) = (Vec::new(), Vec::new());
+            let mut hint: Vec<Peel> = Vec::new();
+            for step in 0u32.. {
+                ctx.pairs(&st, &mut groups, &mut pairs);
+                // Rule out a changing, arbitrary set of pairs.
+                let allowed = |x: Idx, y: Idx| !(x + y + step).is_multiple_of(5);
+                let fresh = ctx.relaxed_clearable(&st, &groups, allowed, &[]);
+                let hinted = ctx.relaxed_clearable(&st, &groups, allowed, &hint);
+                assert_eq!(fresh.is_some(), hinted.is_some(), "seed {seed} step {step}");
+                answers[fresh.is_some() as usize] += 1;
+                let mut relaxed = st.clone();
+                for p in hinted.iter().flatten() {
+                    let (x, y) = (p.tile as usize, p.witness as usize);
+                    assert!(x != y && st.cells[x] == st.cells[y] && allowed(p.tile, p.witness));
+                    assert!(ctx.path_free(&relaxed, p), "seed {seed} step {step}");
+                    relaxed.cells[x] = EMPTY;
+                }
+                if let Some(p) = ctx.relaxed_clearable(&st, &groups, |_, _| true, &hint) {
+                    hint = p;
+                }
+                let Some(&(a, b)) = pairs.get(pairs.len() / 2) else {
+                    break;
+                };
+                ctx.remove(&mut st, a, b);
+            }
+        }
+        // Both answers occur, so the comparison means something.
+        assert!(answers[0] > 10 && answers[1] > 10, "{answers:?}");
     }
 
     #[test]
