@@ -9,9 +9,7 @@
 //!    within one cell of it (a half-cleared board falls apart into islands). Chrome such as a
 //!    title bar stays out: a ring of background separates it from the board.
 
-use super::cells::{
-    cell_dist, desc_dist_limit, features, features_with, integral_for, CellFeatures,
-};
+use super::cells::{cell_dist, desc_dist_limit, features_with, integral_for, CellFeatures};
 use super::pixels::{colour_dist, Integral};
 use super::profile::{autocorrelation, comb_fit, edge_profiles, period_candidates, smooth};
 use super::{Hints, ReadError};
@@ -385,20 +383,12 @@ fn lattice_board(
         cols: nx,
     };
     let integral = integral_for(frame, &lattice);
+    let cell_features = |k: usize, shifts: bool| {
+        let (r, c) = ((k / nx) as i32, (k % nx) as i32);
+        features_with(&integral, &lattice, r, c, frame.dimensions(), shifts)
+    };
     let feats: Vec<Option<CellFeatures>> = (0..nx * ny)
-        .map(|k| {
-            if !active[k] {
-                return None;
-            }
-            features_with(
-                &integral,
-                &lattice,
-                (k / nx) as i32,
-                (k % nx) as i32,
-                frame.dimensions(),
-                false,
-            )
-        })
+        .map(|k| active[k].then(|| cell_features(k, false)).flatten())
         .collect();
     // Pairs first by the unshifted descriptors (most tiles find their partner there), then,
     // for the cells still alone, with the alignment search against near misses (shifted
@@ -418,15 +408,7 @@ fn lattice_board(
             return false;
         }
         shifted[b]
-            .get_or_init(|| {
-                features(
-                    &integral,
-                    &lattice,
-                    (b / nx) as i32,
-                    (b % nx) as i32,
-                    frame.dimensions(),
-                )
-            })
+            .get_or_init(|| cell_features(b, true))
             .as_ref()
             .is_some_and(|q| cell_dist(p, q, PAIR_DIST) < PAIR_DIST)
     };
