@@ -247,10 +247,12 @@ fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bo
 fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
     let g = r.grid;
     let size = frame.dimensions();
-    let refs = ring_colours(frame, &g);
+    let mut refs = ring_colours(frame, &g);
     if refs.is_empty() {
         return g;
     }
+    // A fine pattern's mean colour matches none of its pixels; its few colours do.
+    refs.extend(common_ring_colours(frame, &g));
     let px = |x: i64, y: i64| -> Option<[f32; 3]> {
         if x < 0 || y < 0 || x >= size.0 as i64 || y >= size.1 as i64 {
             return None;
@@ -274,7 +276,7 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
             };
             let limit = 8;
             // Find background near the line, then its extent.
-            let Some(seed) = (-4..=1).filter(|&d| is_bg(at(d))).min_by_key(|d| d.abs()) else {
+            let Some(seed) = (-4..=6).filter(|&d| is_bg(at(d))).min_by_key(|d| d.abs()) else {
                 mids.push(0.0);
                 continue;
             };
@@ -289,6 +291,9 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
             // just right of (below) the gap.
             if hi <= 1 {
                 mids.push(((lo + hi + 1) as f32 / 2.0).min(0.0));
+            } else if lo >= 1 && hi < limit + seed {
+                // A whole gap just past the line: the fit landed on a shadow before it.
+                mids.push((lo + hi + 1) as f32 / 2.0);
             } else {
                 mids.push(0.0);
             }
@@ -365,6 +370,42 @@ fn ring_colours(frame: &RgbaImage, g: &Grid) -> Vec<[f32; 3]> {
         }
     }
     out
+}
+
+/// The colours that make up most of the ring around a grid when it is not flat (a
+/// pattern, a texture): pixels sampled 8 × 8 per ring cell, binned by 16 levels a channel;
+/// the mean colour of every bin holding at least 15 % of them.
+fn common_ring_colours(frame: &RgbaImage, g: &Grid) -> Vec<[f32; 3]> {
+    let (w, h) = frame.dimensions();
+    let (rows, cols) = (g.rows as i32, g.cols as i32);
+    let ring = (-1..=cols)
+        .flat_map(|c| [(-1, c), (rows, c)])
+        .chain((0..rows).flat_map(|r| [(r, -1), (r, cols)]));
+    let mut bins: std::collections::HashMap<[u8; 3], ([f32; 3], usize)> = Default::default();
+    let mut total = 0usize;
+    for (r, c) in ring {
+        let (x, y, cw, ch) = g.cell_rect(r, c);
+        if x < 0.0 || y < 0.0 || x + cw > w as f32 || y + ch > h as f32 {
+            continue;
+        }
+        for j in 0..8 {
+            for i in 0..8 {
+                let px = (x + cw * (0.1 + 0.8 * i as f32 / 7.0)) as u32;
+                let py = (y + ch * (0.1 + 0.8 * j as f32 / 7.0)) as u32;
+                let p = frame.get_pixel(px.min(w - 1), py.min(h - 1)).0;
+                let e = bins.entry([p[0] / 16, p[1] / 16, p[2] / 16]).or_default();
+                for (acc, &v) in e.0.iter_mut().zip(&p[..3]) {
+                    *acc += v as f32;
+                }
+                e.1 += 1;
+                total += 1;
+            }
+        }
+    }
+    bins.values()
+        .filter(|(_, n)| *n * 100 >= total * 15)
+        .map(|(sum, n)| [sum[0] / *n as f32, sum[1] / *n as f32, sum[2] / *n as f32])
+        .collect()
 }
 
 /// Checks a grid is usable on a frame: finite, positive pitch, inside the frame.
