@@ -1,13 +1,14 @@
 //! Finding the board: pitch, origin and size from the frame alone.
 //!
-//! 1. Edge profiles of the frame (or the hinted region) give the pitch on each axis by
-//!    autocorrelation, refined to a fraction of a pixel and phased by a comb fit
-//!    ([`super::profile`]).
-//! 2. That lattice is laid over the whole frame; a lattice cell is *active* when its interior
-//!    is textured (a tile's symbol) rather than flat or softly noisy (background).
-//! 3. The board is the largest 8-connected group of active cells, grown by any other group
-//!    within one cell of it (a half-cleared board falls apart into islands). Chrome such as a
-//!    title bar stays out: a ring of background separates it from the board.
+//! 1. Edge profiles of the busy part of the frame (or the hinted region) give candidate
+//!    pitches on each axis by autocorrelation, refined to a fraction of a pixel and phased by
+//!    a comb fit ([`super::profile`]).
+//! 2. That lattice is laid over the busy area and a cell past it; each cell is flat, or shows
+//!    a picture that is *paired* (seen elsewhere on the lattice) or *lone*.
+//! 3. The board is the rectangle richest in paired pictures, lone ones costing three each:
+//!    tiles come in pairs, the panels, buttons and avatars around a board do not. When the
+//!    picked pitches are not tile-shaped, other candidates are laid too and the lattice with
+//!    the most paired picture area wins.
 
 use super::cells::{cell_dist, desc_dist_limit, features_with, integral_for, CellFeatures};
 use super::pixels::{colour_dist, Integral};
