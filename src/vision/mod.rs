@@ -173,8 +173,8 @@ fn type_threshold(cells: &[&CellFeatures]) -> f32 {
 
 /// Drops edge rows and columns that are not board: a line along the edge whose pictures
 /// largely (over 40 %) have no partner anywhere, or mostly (over 60 %) repeat along the
-/// line (other game panels, a frame around the board), or both together (over 55 %), goes, one line at a time, while at
-/// least two rows and columns remain.
+/// line (other game panels, a frame around the board), or both together (over 55 %),
+/// goes, one line at a time, while at least two rows and columns remain.
 fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bool>)) -> Reading {
     let (mut r, _) = detail;
     while r.grid.rows > 2 && r.grid.cols > 2 {
@@ -339,10 +339,7 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
 /// background's colours, cheaply.
 fn ring_colours(frame: &RgbaImage, g: &Grid) -> Vec<[f32; 3]> {
     let (w, h) = frame.dimensions();
-    let (rows, cols) = (g.rows as i32, g.cols as i32);
-    let ring = (-1..=cols)
-        .flat_map(|c| [(-1, c), (rows, c)])
-        .chain((0..rows).flat_map(|r| [(r, -1), (r, cols)]));
+    let ring = ring_cells(g);
     let mut out = Vec::new();
     for (r, c) in ring {
         let (x, y, cw, ch) = g.cell_rect(r, c);
@@ -372,15 +369,21 @@ fn ring_colours(frame: &RgbaImage, g: &Grid) -> Vec<[f32; 3]> {
     out
 }
 
+/// The cells (row, col) of the ring just outside a grid: where links may run, and where the
+/// background around a board shows.
+fn ring_cells(g: &Grid) -> impl Iterator<Item = (i32, i32)> {
+    let (rows, cols) = (g.rows as i32, g.cols as i32);
+    (-1..=cols)
+        .flat_map(move |c| [(-1, c), (rows, c)])
+        .chain((0..rows).flat_map(move |r| [(r, -1), (r, cols)]))
+}
+
 /// The colours that make up most of the ring around a grid when it is not flat (a
 /// pattern, a texture): pixels sampled 8 × 8 per ring cell, binned by 16 levels a channel;
 /// the mean colour of every bin holding at least 15 % of them.
 fn common_ring_colours(frame: &RgbaImage, g: &Grid) -> Vec<[f32; 3]> {
     let (w, h) = frame.dimensions();
-    let (rows, cols) = (g.rows as i32, g.cols as i32);
-    let ring = (-1..=cols)
-        .flat_map(|c| [(-1, c), (rows, c)])
-        .chain((0..rows).flat_map(|r| [(r, -1), (r, cols)]));
+    let ring = ring_cells(g);
     let mut bins: std::collections::HashMap<[u8; 3], ([f32; 3], usize)> = Default::default();
     let mut total = 0usize;
     for (r, c) in ring {
@@ -566,19 +569,9 @@ fn read_cells_detail(
 
 /// Features of the ring cells around the board that lie inside the frame.
 fn ring_features(integral: &pixels::Integral, g: &Grid, size: (u32, u32)) -> Vec<CellFeatures> {
-    let (rows, cols) = (g.rows as i32, g.cols as i32);
-    let mut out = Vec::new();
-    for c in -1..=cols {
-        for r in [-1, rows] {
-            out.extend(features(integral, g, r, c, size));
-        }
-    }
-    for r in 0..rows {
-        for c in [-1, cols] {
-            out.extend(features(integral, g, r, c, size));
-        }
-    }
-    out
+    ring_cells(g)
+        .filter_map(|(r, c)| features(integral, g, r, c, size))
+        .collect()
 }
 
 /// Which cells show background. The background's colours and texture are learnt from the
