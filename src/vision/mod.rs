@@ -191,12 +191,18 @@ fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bo
                 return 0.0;
             }
             let odd = full.iter().filter(|p| r.unsure.contains(p)).count();
-            // Runs of one picture along the line: a panel drawn wider than a cell.
+            // Runs of one picture along the line: a panel drawn wider than a cell, unless the
+            // picture is also inside the board (a row of the locks that wall it in).
+            let inner = |t: Cell| {
+                (1..g.rows - 1)
+                    .any(|row| (1..g.cols - 1).any(|c| r.board.get(Pos::new(row, c)) == t))
+            };
             let runs = full
                 .windows(2)
                 .filter(|w| {
                     let near = w[0].row.abs_diff(w[1].row) + w[0].col.abs_diff(w[1].col) == 1;
-                    near && r.board.get(w[0]).is_tile() && r.board.get(w[0]) == r.board.get(w[1])
+                    let t = r.board.get(w[0]);
+                    near && t.is_tile() && t == r.board.get(w[1]) && !inner(t)
                 })
                 .count();
             // Unpaired pictures condemn a line sooner than runs: a row of locks or crates
