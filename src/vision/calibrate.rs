@@ -7,14 +7,11 @@
 //! exactly how far apart they really are; a least-squares fit over many such pairs gives the
 //! pitch to a few thousandths of a pixel.
 
+use super::cells::{INSET_HI, INSET_LO};
 use super::Reading;
 use crate::board::{Cell, Pos};
 use crate::geometry::Grid;
 use image::RgbaImage;
-
-/// Fraction of a cell compared between two tiles: the interior, as the reader uses it.
-const INSET_LO: f32 = 0.15;
-const INSET_HI: f32 = 0.82;
 
 /// Largest correction accepted, as a fraction of the pitch: beyond that the first reading
 /// paired the wrong tiles, and the profiles' pitch is the better guess.
@@ -104,9 +101,10 @@ pub fn refine_pitch(frame: &RgbaImage, reading: &Reading) -> Option<Grid> {
 }
 
 /// How far (dx, dy) cell `b`'s picture lies from cell `a`'s, to a fraction of a pixel: the
-/// offset that best overlays `b`'s interior on `a`'s (whole-pixel search within ±`search`, then a parabola through
-/// the costs around the best); `None` when a crop leaves the frame or the best overlay is
-/// poor (not the same picture after all).
+/// offset that best overlays `b`'s interior (the part the reader compares) on `a`'s, by a
+/// whole-pixel search within ±`search` and a parabola through the costs around the best;
+/// `None` when a crop leaves the frame or the best overlay is poor (not the same picture
+/// after all).
 fn displacement(frame: &RgbaImage, g: &Grid, a: Pos, b: Pos, search: i64) -> Option<(f64, f64)> {
     let (w, h) = (frame.width() as i64, frame.height() as i64);
     let rect = |p: Pos| {

@@ -14,8 +14,8 @@ use crate::geometry::Grid;
 pub const B: usize = 6;
 /// Interior of a cell as fractions of the pitch: skips the border on the top/left and the
 /// 3-D edge, gap and highlight stroke on the bottom/right.
-const INSET_LO: f32 = 0.15;
-const INSET_HI: f32 = 0.82;
+pub(crate) const INSET_LO: f32 = 0.15;
+pub(crate) const INSET_HI: f32 = 0.82;
 
 /// The block means of one cell at one alignment.
 pub type Desc = [[f32; 3]; B * B];

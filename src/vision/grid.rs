@@ -262,14 +262,8 @@ pub(crate) fn locate(frame: &RgbaImage, hints: &Hints) -> Result<(Grid, Integral
         busy_window(frame).unwrap_or(window)
     };
     let prof = edge_profiles(frame, window);
-    let no_lattice = |axis: &str| {
-        ReadError::NoBoard(format!(
-            "no board found: no regular {axis} spacing of tiles in the {}x{} px area",
-            window.2, window.3
-        ))
-    };
-    let cols = axis(&prof.cols).ok_or_else(|| no_lattice("column"))?;
-    let rows = axis(&prof.rows).ok_or_else(|| no_lattice("row"))?;
+    let cols = axis(&prof.cols).ok_or_else(|| no_lattice("column", window))?;
+    let rows = axis(&prof.rows).ok_or_else(|| no_lattice("row", window))?;
     // Tiles are about square (the games seen run from 0.73 to 1.0 wide per tall). When the
     // picked spacings are not, one axis has locked on a texture inside tiles or on a
     // multiple of the pitch: the other candidates near a common size are laid too, and the
@@ -316,8 +310,16 @@ pub(crate) fn locate(frame: &RgbaImage, hints: &Hints) -> Result<(Grid, Integral
     }
     match best {
         Some((_, g, integral)) => Ok((g, integral)),
-        None => Err(refusal.unwrap_or_else(|| no_lattice("tile"))),
+        None => Err(refusal.unwrap_or_else(|| no_lattice("tile", window))),
     }
+}
+
+/// The refusal for a frame area (x, y, w, h) where no regular spacing shows along `axis`.
+fn no_lattice(axis: &str, window: (u32, u32, u32, u32)) -> ReadError {
+    ReadError::NoBoard(format!(
+        "no board found: no regular {axis} spacing of tiles in the {}x{} px area",
+        window.2, window.3
+    ))
 }
 
 /// The board on the lattice of pitch and phase `(pw, phx)` across and `(ph, phy)` down
@@ -331,12 +333,6 @@ fn lattice_board(
     (ph, phy): (f32, f32),
 ) -> Result<(Grid, Integral, f32), ReadError> {
     let (fw, fh) = frame.dimensions();
-    let no_lattice = |axis: &str| {
-        ReadError::NoBoard(format!(
-            "no board found: no regular {axis} spacing of tiles in the {}x{} px area",
-            window.2, window.3
-        ))
-    };
     // Two estimates of the boundary: the strongest lattice of edges (a tile's outer border,
     // just right of a gap) and the centre of the stretch where neighbouring cells agree (the
     // margins between symbols, pulled left by a tile's 3-D edge). The boundary lies between.
@@ -359,7 +355,7 @@ fn lattice_board(
     let kx1 = (((area.0 + area.2) as f32 - ox) / pw).floor() as i32; // exclusive
     let ky1 = (((area.1 + area.3) as f32 - oy) / ph).floor() as i32;
     if kx1 - kx0 < 2 || ky1 - ky0 < 2 {
-        return Err(no_lattice("tile"));
+        return Err(no_lattice("tile", window));
     }
     let (nx, ny) = ((kx1 - kx0) as usize, (ky1 - ky0) as usize);
     let cell_xy = |k: usize| {
