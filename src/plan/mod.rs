@@ -291,7 +291,8 @@ fn restarted<M>(
 ) -> DfsResult<M> {
     let mut total = 0u64;
     let mut budget = FIRST_RUN_STATES;
-    for run in 0u64.. {
+    let mut run = 0u64;
+    loop {
         let left = max_states.saturating_sub(total);
         let last = left <= budget * 3;
         let lim = Limits {
@@ -308,8 +309,8 @@ fn restarted<M>(
             };
         }
         budget += budget * RESTART_GROWTH_PERCENT / 100;
+        run += 1;
     }
-    unreachable!("the loop returns once the budget is spent")
 }
 
 /// What a restart adds to F: nothing in run 0, noise in [0, [`RESTART_NOISE`]) after.
