@@ -20,6 +20,7 @@ pub mod fast;
 pub mod heuristic;
 pub mod ida;
 pub mod pdb;
+pub mod pdb_build;
 pub mod play;
 pub mod puzzle;
 pub mod screen;

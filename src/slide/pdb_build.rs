@@ -1,0 +1,365 @@
+//! Building a pattern table: breadth-first search backwards from the goal over states
+//! (placement of the pattern's tiles, region of the blank).
+//!
+//! In an additive table only the pattern's own tiles cost a move; every other tile is free
+//! to shuffle, so the blank roams its whole connected region of non-pattern cells at no cost.
+//! A state is therefore a placement plus one such region, not a placement plus a blank cell:
+//! the free moves are folded into a flood fill and the search is a plain BFS. A placement's
+//! visited regions are one 16-bit mask of cells, indexed by the placement's dense rank (one
+//! entry per placement, no holes), so the 8-tile table of the 15-puzzle needs 1 GB of marks
+//! instead of the 8 GB a blank-cell state space in a sparse index would.
+//!
+//! The frontier is a list of states that carry their tiles' cells packed 4 bits each, so no
+//! rank is ever decoded; a move's new rank is the old one plus a few digit weights. The
+//! marks are read at random, so successors are listed a batch at a time with their marks
+//! prefetched (their cache misses then overlap), and the mark arrays ask for huge pages
+//! (a random read in a 1 GB array otherwise also misses the TLB).
+
+use indicatif::ProgressBar;
+use std::sync::atomic::{AtomicU16, AtomicU8, AtomicUsize, Ordering};
+
+/// Most tiles in one pattern: 16!/8! = 519M placements still fit a `u32` rank, and the
+/// cells of 8 tiles a `u32`.
+pub const MAX_TILES: usize = 8;
+
+/// Number of placements of `k` distinct tiles on `cells` cells: `cells!/(cells−k)!`.
+pub fn placements(cells: usize, k: usize) -> usize {
+    (cells - k + 1..=cells).product()
+}
+
+/// Dense rank of a placement (cells distinct, each < `cells`) in `0..placements(cells, k)`:
+/// tile `j`'s digit is its cell among the cells the earlier tiles left free, in mixed radix
+/// `cells, cells−1, …`. The order of the tables on disk and of the dense tables in memory.
+pub fn rank(pos: &[u8], cells: usize) -> usize {
+    let mut used = 0u32;
+    let mut r = 0;
+    for (j, &p) in pos.iter().enumerate() {
+        let below = (used & ((1u32 << p) - 1)).count_ones() as usize;
+        r = r * (cells - j) + (p as usize - below);
+        used |= 1 << p;
+    }
+    r
+}
+
+/// Board geometry as bit masks, for flood fills over cell sets.
+#[derive(Clone, Copy)]
+struct Geometry {
+    cells: usize,
+    width: usize,
+    all: u32,
+    /// Cells in the first column (a left shift must not carry into them).
+    col0: u32,
+    /// Cells in the last column.
+    col_last: u32,
+    nbrs: [u32; 16],
+}
+
+impl Geometry {
+    fn new(width: usize, height: usize) -> Geometry {
+        let cells = width * height;
+        let all = (1u32 << cells) - 1;
+        let (mut col0, mut col_last) = (0, 0);
+        for r in 0..height {
+            col0 |= 1 << (r * width);
+            col_last |= 1 << (r * width + width - 1);
+        }
+        let mut g = Geometry {
+            cells,
+            width,
+            all,
+            col0,
+            col_last,
+            nbrs: [0; 16],
+        };
+        for c in 0..cells {
+            g.nbrs[c] = g.grow(1 << c) & !(1 << c);
+        }
+        g
+    }
+
+    /// The set and its 4-neighbours.
+    #[inline]
+    fn grow(&self, r: u32) -> u32 {
+        (r | ((r << 1) & !self.col0)
+            | ((r >> 1) & !self.col_last)
+            | (r << self.width)
+            | (r >> self.width))
+            & self.all
+    }
+
+    /// The cells of `free` connected to `start` (which is in `free`).
+    #[inline]
+    fn flood(&self, free: u32, start: usize) -> u32 {
+        let mut r = 1u32 << start;
+        loop {
+            let g = self.grow(r) & free;
+            if g == r {
+                return r;
+            }
+            r = g;
+        }
+    }
+}
+
+/// A frontier state: the placement's rank, its tiles' cells (4 bits each, tile 0 lowest)
+/// and the blank's region.
+#[derive(Clone, Copy)]
+struct State {
+    rank: u32,
+    packed: u32,
+    region: u16,
+}
+
+/// A successor waiting for its visited mark: rank and cells after the move, the cell the
+/// moved tile left (the blank's), and the non-pattern cells after the move.
+#[derive(Clone, Copy)]
+struct Succ {
+    rank: u32,
+    packed: u32,
+    cell: u8,
+    free: u16,
+}
+
+/// Successors listed before their marks are read: enough to keep many misses in flight,
+/// few enough to stay in the L1 cache.
+const BATCH: usize = 512;
+
+/// Frontier states a worker takes at a time.
+const CHUNK: usize = 1 << 14;
+
+/// Asks the cache for the line holding `x` (a hint only; no effect on results).
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and reads nothing architecturally; the pointer comes
+    // from a live reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(x as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
+/// `n` default values in memory that, on Linux, is marked for transparent huge pages before
+/// its first write (the advice does not change pages already mapped).
+fn zeroed<T: Default>(n: usize) -> Vec<T> {
+    let mut v: Vec<T> = Vec::with_capacity(n);
+    advise_huge(v.as_ptr() as *const u8, n * std::mem::size_of::<T>());
+    v.resize_with(n, T::default);
+    v
+}
+
+#[cfg(target_os = "linux")]
+fn advise_huge(ptr: *const u8, len: usize) {
+    const HUGE: usize = 2 << 20;
+    let start = (ptr as usize).div_ceil(HUGE) * HUGE;
+    let end = (ptr as usize + len) / HUGE * HUGE;
+    if end > start {
+        // SAFETY: the range lies inside an allocation this process owns; MADV_HUGEPAGE
+        // only changes how the kernel backs it, never its contents.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge(_: *const u8, _: usize) {}
+
+/// The search's shared tables.
+struct Space<'a> {
+    geo: Geometry,
+    k: usize,
+    /// Rank weight of each tile's digit: `(cells−j−1)(cells−j−2)…(cells−k+1)`.
+    weight: [u32; MAX_TILES],
+    /// Regions visited, per placement rank (a mask of their cells).
+    vis: &'a [AtomicU16],
+    /// Depth + 1 at which the placement was first reached (0: not yet).
+    dist: &'a [AtomicU8],
+}
+
+impl Space<'_> {
+    /// Lists the successors of one state (every pattern tile next to the blank's region
+    /// slides into it) and prefetches their marks.
+    #[inline]
+    fn expand(&self, s: State, batch: &mut Vec<Succ>) {
+        let mut owner = [u8::MAX; 16];
+        let mut occupied = 0u32;
+        for j in 0..self.k {
+            let c = (s.packed >> (4 * j)) & 15;
+            owner[c as usize] = j as u8;
+            occupied |= 1 << c;
+        }
+        let free = self.geo.all & !occupied;
+        let region = s.region as u32;
+        for j in 0..self.k {
+            let c = ((s.packed >> (4 * j)) & 15) as usize;
+            let mut targets = self.geo.nbrs[c] & region;
+            while targets != 0 {
+                let t = targets.trailing_zeros() as usize;
+                targets &= targets - 1;
+                let nr = self.moved_rank(s.rank as usize, j, c, t, &owner);
+                prefetch(&self.vis[nr]);
+                batch.push(Succ {
+                    rank: nr as u32,
+                    packed: s.packed ^ (((c ^ t) as u32) << (4 * j)),
+                    cell: c as u8,
+                    free: (free ^ (1 << t) ^ (1 << c)) as u16,
+                });
+            }
+        }
+    }
+
+    /// Marks the batch's unvisited successors as reached at depth `d + 1` and queues them.
+    /// Returns how many placements were reached for the first time.
+    fn settle(&self, batch: &mut Vec<Succ>, d: u8, next: &mut Vec<State>) -> u64 {
+        let mut reached = 0;
+        for s in batch.drain(..) {
+            let nr = s.rank as usize;
+            let cbit = 1u16 << s.cell;
+            if self.vis[nr].load(Ordering::Relaxed) & cbit != 0 {
+                continue;
+            }
+            let region = self.geo.flood(s.free as u32, s.cell as usize) as u16;
+            let old = self.vis[nr].fetch_or(region, Ordering::Relaxed);
+            if old & cbit != 0 {
+                continue; // another worker got there first
+            }
+            if old == 0 {
+                self.dist[nr].store(d + 2, Ordering::Relaxed);
+                reached += 1;
+            }
+            next.push(State {
+                rank: s.rank,
+                packed: s.packed,
+                region,
+            });
+        }
+        reached
+    }
+
+    /// Rank after tile `j` slides from cell `c` to the adjacent cell `t`. Only tile `j`'s
+    /// digit and the digits of later tiles on cells strictly between `c` and `t` (a vertical
+    /// move jumps over `width − 1` cells) change.
+    #[inline]
+    fn moved_rank(&self, r: usize, j: usize, c: usize, t: usize, owner: &[u8; 16]) -> usize {
+        let wj = self.weight[j] as isize;
+        let (lo, hi, sign) = if t > c { (c, t, 1) } else { (t, c, -1) };
+        let mut delta = (hi - lo) as isize * wj;
+        for &i in &owner[lo + 1..hi] {
+            if i == u8::MAX {
+                continue;
+            }
+            let i = i as usize;
+            if i < j {
+                delta -= wj;
+            } else {
+                delta += self.weight[i] as isize;
+            }
+        }
+        (r as isize + sign * delta) as usize
+    }
+}
+
+/// The table of one pattern, one byte per placement in rank order: the fewest moves of the
+/// pattern's tiles that bring them home from that placement, over every blank position
+/// (blank-first goal: tile `t` belongs on cell `t`). Runs on `threads` workers; `bar` counts
+/// placements reached (all of them, in the end).
+///
+/// ```
+/// use llk::slide::pdb_build::{build_dense, rank};
+/// // Tiles 1 and 2 of the 8-puzzle: swapped, they need 4 moves of their own.
+/// let t = build_dense(3, 3, &[1, 2], 1, &indicatif::ProgressBar::hidden());
+/// assert_eq!(t[rank(&[1, 2], 9)], 0);
+/// assert_eq!(t[rank(&[2, 1], 9)], 4);
+/// ```
+pub fn build_dense(
+    width: usize,
+    height: usize,
+    tiles: &[u8],
+    threads: usize,
+    bar: &ProgressBar,
+) -> Vec<u8> {
+    let geo = Geometry::new(width, height);
+    let cells = geo.cells;
+    let k = tiles.len();
+    assert!(
+        (1..=MAX_TILES).contains(&k) && k < cells && cells <= 16,
+        "pattern of {k} tiles on {cells} cells"
+    );
+    let n = placements(cells, k);
+    let mut weight = [0u32; MAX_TILES];
+    for (j, w) in weight.iter_mut().enumerate().take(k) {
+        *w = placements(cells - j - 1, k - j - 1) as u32;
+    }
+    let vis: Vec<AtomicU16> = zeroed(n);
+    let dist: Vec<AtomicU8> = zeroed(n);
+    let space = Space {
+        geo,
+        k,
+        weight,
+        vis: &vis,
+        dist: &dist,
+    };
+
+    let r0 = rank(tiles, cells);
+    let occupied: u32 = tiles.iter().map(|&c| 1u32 << c).sum();
+    let region0 = geo.flood(geo.all & !occupied, 0) as u16;
+    let packed0 = tiles
+        .iter()
+        .enumerate()
+        .fold(0u32, |p, (j, &c)| p | (c as u32) << (4 * j));
+    vis[r0].store(region0, Ordering::Relaxed);
+    dist[r0].store(1, Ordering::Relaxed);
+    bar.inc(1);
+    let mut frontier: Vec<Vec<State>> = vec![vec![State {
+        rank: r0 as u32,
+        packed: packed0,
+        region: region0,
+    }]];
+
+    let threads = threads.max(1);
+    let mut depth = 0u8;
+    loop {
+        let chunks: Vec<&[State]> = frontier.iter().flat_map(|v| v.chunks(CHUNK)).collect();
+        if chunks.is_empty() {
+            break;
+        }
+        let taken = AtomicUsize::new(0);
+        let workers = threads.min(chunks.len());
+        let next: Vec<Vec<State>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..workers)
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut next = Vec::new();
+                        let mut batch = Vec::with_capacity(BATCH + 4 * MAX_TILES);
+                        loop {
+                            let i = taken.fetch_add(1, Ordering::Relaxed);
+                            let Some(chunk) = chunks.get(i) else { break };
+                            let mut reached = 0;
+                            for &st in chunk.iter() {
+                                space.expand(st, &mut batch);
+                                if batch.len() >= BATCH {
+                                    reached += space.settle(&mut batch, depth, &mut next);
+                                }
+                            }
+                            reached += space.settle(&mut batch, depth, &mut next);
+                            bar.inc(reached);
+                        }
+                        next
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        drop(chunks);
+        frontier = next.into_iter().filter(|v| !v.is_empty()).collect();
+        depth += 1;
+    }
+    dist.into_iter()
+        .map(|d| d.into_inner().wrapping_sub(1))
+        .collect()
+}
