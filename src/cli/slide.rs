@@ -6,9 +6,10 @@ use clap::Subcommand;
 use llk::slide::bench::{parse_cases, BenchCase};
 use llk::slide::pdb::{self, PatternDb};
 use llk::slide::{
-    moves_to_string, parse_size, solve, Algo, Goal, Heuristic, Limits, Puzzle, Solution,
+    moves_to_string, parse_size, solve, solve_with, Algo, Goal, Heuristic, Limits, Puzzle, Solution,
 };
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Sliding-tile puzzles.
@@ -60,6 +61,10 @@ struct SolveArgs {
     /// Print {"length","moves","nodes","micros"} as JSON.
     #[arg(long)]
     json: bool,
+    /// Pattern partition for the pdb estimate on boards of ≤ 16 cells: default, 6-6-3,
+    /// 7-7-1, 7-8 (4×4), or tiles spelled out, e.g. "1,2,3,4,5,6,7/8,9,10,11,12,13,14,15".
+    #[arg(long, default_value = "default")]
+    partition: String,
 }
 
 #[derive(clap::Args, Debug)]
@@ -83,6 +88,10 @@ struct PdbArgs {
     /// Ignore the cache and rebuild (the new tables replace the cached ones).
     #[arg(long)]
     rebuild: bool,
+    /// Pattern partition for the pdb estimate on boards of ≤ 16 cells: default, 6-6-3,
+    /// 7-7-1, 7-8 (4×4), or tiles spelled out, e.g. "1,2,3,4,5,6,7/8,9,10,11,12,13,14,15".
+    #[arg(long, default_value = "default")]
+    partition: String,
 }
 
 #[derive(clap::Args, Debug)]
@@ -106,6 +115,10 @@ struct BenchArgs {
     /// Print one line per position and algorithm.
     #[arg(long)]
     verbose: bool,
+    /// Pattern partition for the pdb estimate on boards of ≤ 16 cells: default, 6-6-3,
+    /// 7-7-1, 7-8 (4×4), or tiles spelled out, e.g. "1,2,3,4,5,6,7/8,9,10,11,12,13,14,15".
+    #[arg(long, default_value = "default")]
+    partition: String,
 }
 
 #[derive(clap::Args, Debug)]
@@ -146,7 +159,10 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
         depth: a.depth,
         max_nodes: a.max_nodes,
     };
-    let s = solve(&p, &a.goal, a.algo, heur, &limits)?;
+    let tables = (heur == Heuristic::Pdb && a.partition != "default")
+        .then(|| tables_for(p.width(), p.height(), &a.partition))
+        .transpose()?;
+    let s = solve_with(&p, &a.goal, a.algo, heur, &limits, tables)?;
     let moves = moves_to_string(&s.moves);
     if a.json {
         let v = serde_json::json!({
@@ -184,10 +200,15 @@ fn gen_cmd(a: GenArgs) -> Result<()> {
     Ok(())
 }
 
+/// Pattern tables of a named partition (see `--partition`).
+fn tables_for(width: usize, height: usize, name: &str) -> Result<Arc<PatternDb>> {
+    PatternDb::for_patterns(width, height, pdb::partition(width, height, name)?)
+}
+
 fn pdb_cmd(a: PdbArgs) -> Result<()> {
     let (r, c) = parse_size(&a.size)?;
     let dir = pdb::cache_dir();
-    let pats = pdb::default_patterns(c, r);
+    let pats = pdb::partition(c, r, &a.partition)?;
     if a.rebuild {
         for p in &pats {
             let f = pdb::cache_file(&dir, c, r, p);
@@ -274,9 +295,11 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
         depth,
         max_nodes: u64::MAX,
     };
+    let mut tables = None;
     if runs.iter().any(|r| r.heur == Heuristic::Pdb) && cells <= 16 {
         let t = Instant::now();
-        let db = PatternDb::for_board(first.width(), first.height())?;
+        let db = tables_for(first.width(), first.height(), &a.partition)?;
+        tables = Some(db.clone());
         println!(
             "pattern tables {:?}{}: ready in {:.2} s (cache: {})",
             db.patterns(),
@@ -291,7 +314,7 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
     }
     println!("{} positions from {}", cases.len(), a.file.display());
     for run in runs.iter().filter(|_| !cases.is_empty()) {
-        bench_run(cases, *run, &limits, a.verbose || cells > 9)?;
+        bench_run(cases, *run, &limits, tables.clone(), a.verbose || cells > 9)?;
     }
     if a.compare > 0 {
         compare_pathfinding(&all[..a.compare.min(all.len())])?;
@@ -311,7 +334,13 @@ fn thread_cpu_seconds() -> Option<f64> {
     Some(ticks as f64 / 100.0)
 }
 
-fn bench_run(cases: &[BenchCase], run: Run, limits: &Limits, per_case: bool) -> Result<()> {
+fn bench_run(
+    cases: &[BenchCase],
+    run: Run,
+    limits: &Limits,
+    tables: Option<Arc<PatternDb>>,
+    per_case: bool,
+) -> Result<()> {
     println!("\n== {} ==", run.name());
     let cpu0 = thread_cpu_seconds();
     if per_case {
@@ -324,8 +353,15 @@ fn bench_run(cases: &[BenchCase], run: Run, limits: &Limits, per_case: bool) -> 
     let (mut wrong, mut max_us) = (0usize, 0u64);
     let mut lengths = Vec::new();
     for c in cases {
-        let s: Solution = solve(&c.puzzle, &c.goal, run.algo, run.heur, limits)
-            .with_context(|| format!("{} on position {}", run.name(), c.id))?;
+        let s: Solution = solve_with(
+            &c.puzzle,
+            &c.goal,
+            run.algo,
+            run.heur,
+            limits,
+            tables.clone(),
+        )
+        .with_context(|| format!("{} on position {}", run.name(), c.id))?;
         let len = s.moves.len();
         if run.algo.is_optimal() && len != c.optimal {
             wrong += 1;

@@ -602,8 +602,14 @@ mod tests {
     /// from-scratch estimate (direct and reflected) on square and non-square boards.
     #[test]
     fn incremental_pdb_matches_scratch() {
-        for (w, h) in [(3, 3), (4, 2)] {
-            let pats = crate::slide::pdb::default_patterns(w, h);
+        // Default partitions (indexed by packed cells) and 7-tile patterns (by dense rank).
+        let cases = [
+            (3, 3, crate::slide::pdb::default_patterns(3, 3)),
+            (4, 2, crate::slide::pdb::default_patterns(4, 2)),
+            (3, 3, vec![vec![1, 2, 3, 4, 5, 6, 7], vec![8]]),
+            (4, 2, vec![vec![7, 6, 5, 4, 3, 2, 1]]),
+        ];
+        for (w, h, pats) in cases {
             let db = PatternDb::load_or_build(w, h, pats, None).unwrap();
             let ph = PdbH::new(&db);
             let mut p = Puzzle::random(w, h, Goal::BlankFirst, 5).unwrap();

@@ -31,8 +31,8 @@ pub const MAX_PATTERN_TILES: usize = super::pdb_build::MAX_TILES;
 const SPARSE_TILES: usize = 6;
 const MAGIC: &[u8; 8] = b"LLKSPDB1";
 
-/// Databases loaded in this process, by (width, height).
-type DbCache = HashMap<(usize, usize), Arc<PatternDb>>;
+/// Databases loaded in this process, by (width, height, partition).
+type DbCache = HashMap<(usize, usize, Vec<Vec<u8>>), Arc<PatternDb>>;
 
 /// A set of additive pattern tables for one board size, ready for lookups.
 #[derive(Debug)]
@@ -57,18 +57,15 @@ pub struct PatternDb {
     capped: u64,
 }
 
-/// The partition used when none is given: for 4×4 a 6-6-3 split (measured on Korf's 100:
-/// 40.6M nodes generated in all, against 119.5M for the top-row-3 split
-/// `{4,5,8,9,12,13} {6,7,10,11,14,15} {1,2,3}` and 61.6M for
-/// `{1,2,4,5,8,9} {3,6,7,10,11,15} {12,13,14}`); otherwise the
-/// tiles in goal order cut into the fewest groups of at most 6, as even as possible.
+/// The partition used when none is given: for 4×4 the 7-7-1 split of `NAMED_4X4` (the top
+/// two rows; the bottom two but the corner tile 12; tile 12 alone), which generated 10.0M
+/// nodes on Korf's 100 with reflection, against 12.2M–17.3M with another tile of the bottom
+/// rows alone and 44M for the best 6-6-3 split (docs/sliding.md has the table); otherwise
+/// the tiles in goal order cut into the fewest groups of at most 6, as even as possible.
 pub fn default_patterns(width: usize, height: usize) -> Vec<Vec<u8>> {
     if width == 4 && height == 4 {
-        return vec![
-            vec![1, 4, 5, 8, 9, 12],
-            vec![2, 3, 6, 7, 10, 11],
-            vec![13, 14, 15],
-        ];
+        let (_, groups) = NAMED_4X4[1]; // 7-7-1
+        return groups.iter().map(|g| g.to_vec()).collect();
     }
     let n = width * height - 1;
     let groups = n.div_ceil(SPARSE_TILES);
@@ -80,6 +77,51 @@ pub fn default_patterns(width: usize, height: usize) -> Vec<Vec<u8>> {
         next += size;
     }
     out
+}
+
+/// The 4×4 partitions that can be chosen by name (blank-first tile numbers).
+pub const NAMED_4X4: [(&str, &[&[u8]]); 3] = [
+    (
+        "6-6-3",
+        &[&[1, 4, 5, 8, 9, 12], &[2, 3, 6, 7, 10, 11], &[13, 14, 15]],
+    ),
+    (
+        "7-7-1",
+        &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 13, 14, 15], &[12]],
+    ),
+    (
+        "7-8",
+        &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
+    ),
+];
+
+/// The partition called `name`: `default`, one of `NAMED_4X4` on a 4×4 board, or the
+/// tiles spelled out, groups separated by `/` and tiles by `,` (`1,2,3/4,5,6,7/8`).
+/// `load_or_build` checks that the groups cover every tile once.
+pub fn partition(width: usize, height: usize, name: &str) -> Result<Vec<Vec<u8>>> {
+    if name == "default" {
+        return Ok(default_patterns(width, height));
+    }
+    if let Some((_, groups)) = NAMED_4X4.iter().find(|(n, _)| *n == name) {
+        if (width, height) != (4, 4) {
+            bail!("partition {name} is for 4x4 boards; this one is {height}x{width}");
+        }
+        return Ok(groups.iter().map(|g| g.to_vec()).collect());
+    }
+    name.split('/')
+        .map(|g| {
+            g.split(',')
+                .map(|t| {
+                    t.trim().parse::<u8>().map_err(|_| {
+                        anyhow::anyhow!(
+                            "partition '{name}': '{t}' is not a tile number (or use default, {})",
+                            NAMED_4X4.map(|(n, _)| n).join(", ")
+                        )
+                    })
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Where tables are cached: `$LLK_CACHE`, else `$XDG_CACHE_HOME/llk`, else `~/.cache/llk`.
@@ -448,11 +490,19 @@ impl PatternDb {
         for ((p, t), &d) in patterns.iter().zip(&tables).zip(&dense) {
             let k = p.len();
             let mut packed = vec![0u8; t.len().div_ceil(2)];
+            // Each tile's distance from each cell, looked up rather than divided out: the
+            // 7-tile tables have 57.6M placements each.
+            let md_of: Vec<u32> = p
+                .iter()
+                .flat_map(|&tile| {
+                    (0..cells).map(move |c| super::heuristic::tile_manhattan(tile, c, width))
+                })
+                .collect();
             for_each_placement(cells, k, |r, idx, pos| {
-                let md: u32 = p
+                let md: u32 = pos
                     .iter()
-                    .zip(pos)
-                    .map(|(&tile, &c)| super::heuristic::tile_manhattan(tile, c, width))
+                    .enumerate()
+                    .map(|(j, &c)| md_of[j * cells + c])
                     .sum();
                 let at = if d { r } else { idx };
                 let e = (t[at] as u32).saturating_sub(md) / 2;
@@ -479,22 +529,33 @@ impl PatternDb {
     /// The shared database for a board size with the default partition, loaded (or built
     /// and cached) once per process.
     pub fn for_board(width: usize, height: usize) -> Result<Arc<PatternDb>> {
+        PatternDb::for_patterns(width, height, default_patterns(width, height))
+    }
+
+    /// The shared database for a board size and partition, loaded (or built and cached on
+    /// disk) once per process.
+    pub fn for_patterns(
+        width: usize,
+        height: usize,
+        patterns: Vec<Vec<u8>>,
+    ) -> Result<Arc<PatternDb>> {
         static DBS: OnceLock<Mutex<DbCache>> = OnceLock::new();
         let dbs = DBS.get_or_init(|| Mutex::new(HashMap::new()));
         let mut map = dbs
             .lock()
             .map_err(|_| anyhow::anyhow!("pattern database cache lock poisoned"))?;
-        if let Some(db) = map.get(&(width, height)) {
+        let key = (width, height, patterns);
+        if let Some(db) = map.get(&key) {
             return Ok(db.clone());
         }
         let dir = cache_dir();
         let db = Arc::new(PatternDb::load_or_build(
             width,
             height,
-            default_patterns(width, height),
+            key.2.clone(),
             Some(&dir),
         )?);
-        map.insert((width, height), db.clone());
+        map.insert(key, db.clone());
         Ok(db)
     }
 
@@ -652,6 +713,38 @@ mod tests {
                     "{h}x{w} {tiles:?} on {threads} threads"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn the_4x4_default_is_the_named_7_7_1() {
+        assert_eq!(default_patterns(4, 4), partition(4, 4, "7-7-1").unwrap());
+        assert_eq!(partition(4, 4, "1,2/3").unwrap(), vec![vec![1, 2], vec![3]]);
+        assert!(partition(4, 4, "1,x").is_err());
+        assert!(partition(3, 3, "7-8").is_err());
+    }
+
+    /// One pattern holding every tile of the 8-puzzle (8 tiles: dense ranks) is the exact
+    /// distance to the goal, so its estimate must equal breadth-first search's length.
+    #[test]
+    fn a_pattern_of_every_tile_is_the_exact_distance() {
+        use crate::slide::{solve, Algo, Goal, Heuristic, Limits, Puzzle};
+        let db = PatternDb::load_or_build(3, 3, vec![(1..9).collect()], None).unwrap();
+        for seed in 0..30 {
+            let p = Puzzle::random(3, 3, Goal::BlankFirst, seed).unwrap();
+            let bfs = solve(
+                &p,
+                &Goal::BlankFirst,
+                Algo::Bfs,
+                Heuristic::Zero,
+                &Limits::default(),
+            )
+            .unwrap();
+            assert_eq!(
+                db.estimate(p.tiles()) as usize,
+                bfs.moves.len(),
+                "seed {seed}"
+            );
         }
     }
 

@@ -97,6 +97,19 @@ pub fn solve(
     heuristic: Heuristic,
     limits: &Limits,
 ) -> Result<Solution> {
+    solve_with(start, goal, algo, heuristic, limits, None)
+}
+
+/// `solve` with the pattern tables given, e.g. another partition than the board's default
+/// (`pdb::partition`); `None` loads the default ones.
+pub fn solve_with(
+    start: &Puzzle,
+    goal: &Goal,
+    algo: Algo,
+    heuristic: Heuristic,
+    limits: &Limits,
+    tables: Option<Arc<PatternDb>>,
+) -> Result<Solution> {
     let (w, h) = (start.width(), start.height());
     if !start.is_solvable(*goal) {
         bail!(
@@ -111,7 +124,15 @@ pub fn solve(
         start.clone()
     };
     let db = if heuristic == Heuristic::Pdb && needs_heuristic(algo) {
-        Some(PatternDb::for_board(w, h)?)
+        match tables {
+            Some(t) if (t.width(), t.height()) != (w, h) => bail!(
+                "pattern tables for {}x{} given for a {h}x{w} board",
+                t.height(),
+                t.width()
+            ),
+            Some(t) => Some(t),
+            None => Some(PatternDb::for_board(w, h)?),
+        }
     } else {
         None
     };
