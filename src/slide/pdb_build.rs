@@ -124,6 +124,9 @@ struct Succ {
     free: u16,
 }
 
+/// Index marking a cell without a pattern tile: above every tile index.
+const EMPTY: u8 = 15;
+
 /// Successors listed before their marks are read: enough to keep many misses in flight,
 /// few enough to stay in the L1 cache.
 const BATCH: usize = 512;
@@ -242,11 +245,16 @@ impl Space<'_> {
     /// slides into it) and prefetches their marks.
     #[inline]
     fn expand(&self, s: State, batch: &mut Vec<Succ>) {
-        let mut owner = [u8::MAX; 16];
+        // Per cell: the index of the pattern tile on it (EMPTY if none, which counts as a
+        // later tile) and its digit's weight (0 if none); padded so a move's cells in
+        // between can be read without bounds branches.
+        let mut ix = [EMPTY; 32];
+        let mut wt = [0u32; 32];
         let mut occupied = 0u32;
         for j in 0..self.k {
-            let c = (s.packed >> (4 * j)) & 15;
-            owner[c as usize] = j as u8;
+            let c = ((s.packed >> (4 * j)) & 15) as usize;
+            ix[c] = j as u8;
+            wt[c] = self.weight[j];
             occupied |= 1 << c;
         }
         let free = self.geo.all & !occupied;
@@ -257,7 +265,7 @@ impl Space<'_> {
             while targets != 0 {
                 let t = targets.trailing_zeros() as usize;
                 targets &= targets - 1;
-                let nr = self.moved_rank(s.rank as usize, j, c, t, &owner);
+                let nr = self.moved_rank(s.rank as usize, j, c, t, &ix, &wt);
                 prefetch(&self.vis[nr]);
                 batch.push(Succ {
                     rank: nr as u32,
@@ -299,22 +307,26 @@ impl Space<'_> {
 
     /// Rank after tile `j` slides from cell `c` to the adjacent cell `t`. Only tile `j`'s
     /// digit and the digits of later tiles on cells strictly between `c` and `t` (a vertical
-    /// move jumps over `width − 1` cells) change.
+    /// move jumps over `width − 1` cells) change. The loop always runs `width − 1` times,
+    /// masked for cells not in between, so its branches are predictable.
     #[inline]
-    fn moved_rank(&self, r: usize, j: usize, c: usize, t: usize, owner: &[u8; 16]) -> usize {
+    fn moved_rank(
+        &self,
+        r: usize,
+        j: usize,
+        c: usize,
+        t: usize,
+        ix: &[u8; 32],
+        wt: &[u32; 32],
+    ) -> usize {
         let wj = self.weight[j] as isize;
         let (lo, hi, sign) = if t > c { (c, t, 1) } else { (t, c, -1) };
         let mut delta = (hi - lo) as isize * wj;
-        for &i in &owner[lo + 1..hi] {
-            if i == u8::MAX {
-                continue;
-            }
-            let i = i as usize;
-            if i < j {
-                delta -= wj;
-            } else {
-                delta += self.weight[i] as isize;
-            }
+        for x in lo + 1..lo + self.geo.width {
+            let between = -((x < hi) as isize);
+            let earlier = (ix[x & 31] as usize) < j;
+            let d = if earlier { -wj } else { wt[x & 31] as isize };
+            delta += d & between;
         }
         (r as isize + sign * delta) as usize
     }
