@@ -192,8 +192,9 @@ impl<'a> PdbH<'a> {
         }
     }
 }
-/// Table indices and excesses for the board and its reflection, and the Manhattan sum. A
-/// move changes one pattern's index in each, so only two table reads per generated node.
+/// Table positions (packed cells, or dense ranks for big patterns) and excesses for the
+/// board and its reflection, and the Manhattan sum. A move changes one pattern's position in
+/// each, so only two table reads per generated node.
 #[derive(Clone, Copy)]
 pub struct PdbAcc {
     reg: [u32; MAX_PATTERNS],
@@ -209,8 +210,12 @@ impl Incremental for PdbH<'_> {
     fn init(&self, tiles: &[u8]) -> PdbAcc {
         let (reg, refl) = self.db.indices(tiles);
         let n = self.db.patterns().len();
-        let reg = reg.map(|i| i as u32);
-        let refl = refl.map(|i| i as u32);
+        let mut reg = reg.map(|i| i as u32);
+        let mut refl = refl.map(|i| i as u32);
+        for p in 0..n {
+            reg[p] = self.db.position(p, reg[p] as usize) as u32;
+            refl[p] = self.db.position(p, refl[p] as usize) as u32;
+        }
         let mut a = PdbAcc {
             reg,
             refl,
@@ -221,8 +226,8 @@ impl Incremental for PdbH<'_> {
             md: self.md.init(tiles),
         };
         for p in 0..n {
-            a.reg_ex[p] = self.db.excess(p, reg[p] as usize) as u8;
-            a.refl_ex[p] = self.db.excess(p, refl[p] as usize) as u8;
+            a.reg_ex[p] = self.db.excess_at(p, reg[p] as usize) as u8;
+            a.refl_ex[p] = self.db.excess_at(p, refl[p] as usize) as u8;
         }
         a.reg_sum = a.reg_ex.iter().map(|&v| v as u32).sum();
         a.refl_sum = if self.db.reflects() {
@@ -248,15 +253,30 @@ impl Incremental for PdbH<'_> {
     ) -> PdbAcc {
         let mut a = *acc;
         a.md = self.md.update(&acc.md, tiles, tile, from, to, limit);
-        let (p, s) = self.db.slot(tile);
-        a.reg[p] = a.reg[p] - ((from as u32) << s) + ((to as u32) << s);
-        let v = self.db.excess(p, a.reg[p] as usize) as u8;
+        let db = self.db;
+        let (p, s) = db.slot(tile);
+        a.reg[p] = if db.is_dense(p) {
+            let j = s as usize / 4;
+            db.moved_rank(p, j, a.reg[p] as usize, from, to, |x| tiles[x]) as u32
+        } else {
+            a.reg[p] - ((from as u32) << s) + ((to as u32) << s)
+        };
+        let v = db.excess_at(p, a.reg[p] as usize) as u8;
         a.reg_sum = a.reg_sum + v as u32 - a.reg_ex[p] as u32;
         a.reg_ex[p] = v;
-        if self.db.reflects() && a.md + 2 * a.reg_sum <= limit {
-            let (p, s) = self.db.slot(self.refl[tile as usize] as u8);
-            a.refl[p] = a.refl[p] - ((self.refl[from] as u32) << s) + ((self.refl[to] as u32) << s);
-            let v = self.db.excess(p, a.refl[p] as usize) as u8;
+        if db.reflects() && a.md + 2 * a.reg_sum <= limit {
+            let refl = &self.refl;
+            let (p, s) = db.slot(refl[tile as usize] as u8);
+            let (rf, rt) = (refl[from], refl[to]);
+            a.refl[p] = if db.is_dense(p) {
+                // In the reflected board cell x holds the reflection of the tile on refl(x).
+                let j = s as usize / 4;
+                let at = |x: usize| refl[tiles[refl[x]] as usize] as u8;
+                db.moved_rank(p, j, a.refl[p] as usize, rf, rt, at) as u32
+            } else {
+                a.refl[p] - ((rf as u32) << s) + ((rt as u32) << s)
+            };
+            let v = db.excess_at(p, a.refl[p] as usize) as u8;
             a.refl_sum = a.refl_sum + v as u32 - a.refl_ex[p] as u32;
             a.refl_ex[p] = v;
         }

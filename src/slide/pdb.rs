@@ -45,6 +45,8 @@ pub struct PatternDb {
     tables: Vec<Vec<u8>>,
     /// Per pattern: whether its tables are indexed by dense rank.
     dense: Vec<bool>,
+    /// Per pattern: each tile's digit weight in the dense rank.
+    weights: Vec<[u32; MAX_PATTERN_TILES]>,
     reflect: bool,
     /// For each tile: (pattern, bit shift of its cell in that pattern's index).
     slot: Vec<(u8, u8)>,
@@ -532,11 +534,22 @@ impl PatternDb {
             bail!("a pattern table's excess could not be computed");
         }
         let capped = capped.iter().sum();
+        let weights = patterns
+            .iter()
+            .map(|p| {
+                let mut w = [0u32; MAX_PATTERN_TILES];
+                for (j, wj) in w.iter_mut().enumerate().take(p.len()) {
+                    *wj = placements(cells - j - 1, p.len() - j - 1) as u32;
+                }
+                w
+            })
+            .collect();
         Ok(PatternDb {
             width,
             height,
             patterns,
             tables,
+            weights,
             dense,
             reflect: width == height,
             slot,
@@ -620,6 +633,62 @@ impl PatternDb {
     pub fn excess(&self, p: usize, idx: usize) -> u32 {
         let at = self.at(p, idx);
         ((self.excess[p][at >> 1] >> ((at & 1) * 4)) & 15) as u32
+    }
+
+    /// `excess` by position in the table (as `position` gives it), for a search that keeps
+    /// dense ranks up to date itself.
+    #[inline]
+    pub fn excess_at(&self, p: usize, at: usize) -> u32 {
+        ((self.excess[p][at >> 1] >> ((at & 1) * 4)) & 15) as u32
+    }
+
+    /// Whether pattern `p`'s tables are indexed by dense rank rather than packed cells.
+    pub fn is_dense(&self, p: usize) -> bool {
+        self.dense[p]
+    }
+
+    /// Position in pattern `p`'s tables of the placement with packed cells `idx`: the
+    /// packed cells themselves, or their dense rank.
+    pub fn position(&self, p: usize, idx: usize) -> usize {
+        self.at(p, idx)
+    }
+
+    /// Dense rank of pattern `p` after its `j`-th tile slid from cell `from` to the adjacent
+    /// cell `to`, from the rank `r` before; `tile_at(x)` is the tile on cell `x` (0: blank).
+    /// Only the moved tile's digit and those of later tiles of the pattern on cells strictly
+    /// between (a vertical move jumps `width − 1` cells) change, so the search need not
+    /// rank seven or eight cells per node.
+    #[inline]
+    pub fn moved_rank(
+        &self,
+        p: usize,
+        j: usize,
+        r: usize,
+        from: usize,
+        to: usize,
+        tile_at: impl Fn(usize) -> u8,
+    ) -> usize {
+        let w = &self.weights[p];
+        let wj = w[j] as isize;
+        let (lo, hi, sign) = if to > from {
+            (from, to, 1)
+        } else {
+            (to, from, -1)
+        };
+        let mut delta = (hi - lo) as isize * wj;
+        for x in lo + 1..hi {
+            let u = tile_at(x);
+            if u == 0 {
+                continue;
+            }
+            let (q, shift) = self.slot[u as usize];
+            if q as usize != p {
+                continue;
+            }
+            let i = shift as usize / 4;
+            delta += if i < j { -wj } else { w[i] as isize };
+        }
+        (r as isize + sign * delta) as usize
     }
 
     /// Where pattern `p`'s entry for packed cells `idx` is in its tables.
