@@ -259,6 +259,15 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
     }
     // A fine pattern's mean colour matches none of its pixels; its few colours do.
     refs.extend(common_ring_colours(frame, &g));
+    // Every pixel below is tested against every reference: near-duplicates (a plain ground
+    // gives one colour per ring cell, 60 alike on a 19x11 board) only multiply that work.
+    let mut kept: Vec<[f32; 3]> = Vec::with_capacity(refs.len());
+    for r in refs {
+        if !kept.iter().any(|k| colour_dist(*k, r) < REF_MERGE) {
+            kept.push(r);
+        }
+    }
+    let refs = kept;
     let px = |x: i64, y: i64| -> Option<[f32; 3]> {
         if x < 0 || y < 0 || x >= size.0 as i64 || y >= size.1 as i64 {
             return None;
@@ -273,16 +282,21 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
     let run_middle = |pairs: Vec<(f32, f32, bool)>| -> f32 {
         let mut mids: Vec<f32> = Vec::new();
         for (x, y, horizontal) in pairs {
+            let (xi, yi) = (x.round() as i64, y.round() as i64);
             let at = |d: i64| {
                 if horizontal {
-                    px(x.round() as i64 + d, y.round() as i64)
+                    px(xi + d, yi)
                 } else {
-                    px(x.round() as i64, y.round() as i64 + d)
+                    px(xi, yi + d)
                 }
             };
             let limit = 8;
             // Find background near the line, then its extent.
-            let Some(seed) = (-4..=6).filter(|&d| is_bg(at(d))).min_by_key(|d| d.abs()) else {
+            // Nearest first (on a tie the one before the line), stopping at the first hit.
+            let Some(seed) = [0, -1, 1, -2, 2, -3, 3, -4, 4, 5, 6]
+                .into_iter()
+                .find(|&d| is_bg(at(d)))
+            else {
                 mids.push(0.0);
                 continue;
             };
@@ -340,6 +354,11 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
         ..g
     }
 }
+
+/// Background references closer than this (mean absolute difference, 0..255) count as
+/// one: a pixel's distance to the nearest reference grows by less than this when its own
+/// reference was merged away, small against the 7 levels a background pixel may differ by.
+const REF_MERGE: f32 = 1.0;
 
 /// Mean colours of the flat ring cells around a grid, from a sparse 8 × 8 sample each: the
 /// background's colours, cheaply.
