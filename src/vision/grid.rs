@@ -10,7 +10,7 @@
 //!    picked pitches are not tile-shaped, other candidates are laid too and the lattice with
 //!    the most paired picture area wins.
 
-use super::cells::{cell_dist, desc_dist_limit, features_with, integral_for, CellFeatures};
+use super::cells::{cell_dist, centre_dist_limit, features_with, integral_for, CellFeatures};
 use super::pixels::{colour_dist, Integral};
 use super::profile::{autocorrelation, comb_fit, edge_profiles, period_candidates, smooth};
 use super::{Hints, ReadError};
@@ -391,7 +391,7 @@ fn lattice_board(
     // for the cells still alone, with the alignment search against near misses (shifted
     // descriptors computed once, on demand).
     let plain = |a: usize, b: usize| match (&feats[a], &feats[b]) {
-        (Some(p), Some(q)) => desc_dist_limit(p.centre(), q.centre(), PAIR_DIST * 2.5),
+        (Some(p), Some(q)) => centre_dist_limit(p, q, PAIR_DIST * 2.5),
         _ => f32::MAX,
     };
     let shifted: Vec<std::cell::OnceCell<Option<CellFeatures>>> =

@@ -161,7 +161,7 @@ fn type_threshold(cells: &[&CellFeatures]) -> f32 {
             let mut best = CAP;
             for (j, c) in cells.iter().enumerate() {
                 if j != i {
-                    best = best.min(cells::desc_dist_limit(cells[i].centre(), c.centre(), best));
+                    best = best.min(cells::centre_dist_limit(cells[i], c, best));
                 }
             }
             best
@@ -594,8 +594,10 @@ fn read_cells_detail(
 
 /// Features of the ring cells around the board that lie inside the frame.
 fn ring_features(integral: &pixels::Integral, g: &Grid, size: (u32, u32)) -> Vec<CellFeatures> {
+    // Only their mean colour and texture are used, which come from the unshifted blocks:
+    // the alignment shifts would be nine times the lookups for nothing.
     ring_cells(g)
-        .filter_map(|(r, c)| features(integral, g, r, c, size))
+        .filter_map(|(r, c)| features_with(integral, g, r, c, size, false))
         .collect()
 }
 
