@@ -300,12 +300,26 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
                 mids.push(0.0);
                 continue;
             };
+            // A lone pixel that is not background (a drop shadow's dark line, a pattern's
+            // dot) does not end the run: soft-shadowed tiles split their gap that way.
             let (mut lo, mut hi) = (seed, seed);
-            while lo > seed - limit && is_bg(at(lo - 1)) {
-                lo -= 1;
+            loop {
+                if lo > seed - limit && is_bg(at(lo - 1)) {
+                    lo -= 1;
+                } else if lo - 1 > seed - limit && is_bg(at(lo - 2)) {
+                    lo -= 2;
+                } else {
+                    break;
+                }
             }
-            while hi < seed + limit && is_bg(at(hi + 1)) {
-                hi += 1;
+            loop {
+                if hi < seed + limit && is_bg(at(hi + 1)) {
+                    hi += 1;
+                } else if hi + 1 < seed + limit && is_bg(at(hi + 2)) {
+                    hi += 2;
+                } else {
+                    break;
+                }
             }
             // Only a run ending at the line counts: the edge fit lands on the tile's border
             // just right of (below) the gap.
@@ -313,6 +327,10 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
                 mids.push(((lo + hi + 1) as f32 / 2.0).min(0.0));
             } else if lo >= 1 && hi < limit + seed {
                 // A whole gap just past the line: the fit landed on a shadow before it.
+                mids.push((lo + hi + 1) as f32 / 2.0);
+            } else if lo > seed - limit && hi < seed + limit {
+                // A gap bounded on both sides that the line cuts (the fit landed inside a
+                // soft shadow's gap): its middle.
                 mids.push((lo + hi + 1) as f32 / 2.0);
             } else {
                 mids.push(0.0);
