@@ -291,36 +291,48 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
                 }
             };
             let limit = 8;
-            // Find background near the line, then its extent.
-            // Nearest first (on a tie the one before the line), stopping at the first hit.
-            let Some(seed) = [0, -1, 1, -2, 2, -3, 3, -4, 4, 5, 6]
-                .into_iter()
-                .find(|&d| is_bg(at(d)))
-            else {
+            // The extent of the background run through `seed`. A lone pixel that is not
+            // background (a drop shadow's dark line, a pattern's dot) does not end it:
+            // soft-shadowed tiles split their gap that way.
+            let grow = |seed: i64| {
+                let (mut lo, mut hi) = (seed, seed);
+                loop {
+                    if lo > seed - limit && is_bg(at(lo - 1)) {
+                        lo -= 1;
+                    } else if lo - 1 > seed - limit && is_bg(at(lo - 2)) {
+                        lo -= 2;
+                    } else {
+                        break;
+                    }
+                }
+                loop {
+                    if hi < seed + limit && is_bg(at(hi + 1)) {
+                        hi += 1;
+                    } else if hi + 1 < seed + limit && is_bg(at(hi + 2)) {
+                        hi += 2;
+                    } else {
+                        break;
+                    }
+                }
+                (seed, lo, hi)
+            };
+            // Of the background runs near the line, the widest is the gap (a shadow's
+            // penumbra next to a tile makes a narrower one); on a tie the nearest, and of
+            // two as near the one before the line.
+            let mut best: Option<(i64, i64, i64)> = None;
+            for d in [0, -1, 1, -2, 2, -3, 3, -4, 4, 5, 6] {
+                if best.is_some_and(|(_, lo, hi)| (lo..=hi).contains(&d)) || !is_bg(at(d)) {
+                    continue;
+                }
+                let run = grow(d);
+                if best.is_none_or(|b| run.2 - run.1 > b.2 - b.1) {
+                    best = Some(run);
+                }
+            }
+            let Some((seed, lo, hi)) = best else {
                 mids.push(0.0);
                 continue;
             };
-            // A lone pixel that is not background (a drop shadow's dark line, a pattern's
-            // dot) does not end the run: soft-shadowed tiles split their gap that way.
-            let (mut lo, mut hi) = (seed, seed);
-            loop {
-                if lo > seed - limit && is_bg(at(lo - 1)) {
-                    lo -= 1;
-                } else if lo - 1 > seed - limit && is_bg(at(lo - 2)) {
-                    lo -= 2;
-                } else {
-                    break;
-                }
-            }
-            loop {
-                if hi < seed + limit && is_bg(at(hi + 1)) {
-                    hi += 1;
-                } else if hi + 1 < seed + limit && is_bg(at(hi + 2)) {
-                    hi += 2;
-                } else {
-                    break;
-                }
-            }
             // Only a run ending at the line counts: the edge fit lands on the tile's border
             // just right of (below) the gap.
             if hi <= 1 {
