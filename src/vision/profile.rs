@@ -133,8 +133,9 @@ fn at(p: &[f32], x: f32) -> f32 {
 /// sampled at `phase + k·pitch` minus the mean half-way between teeth, so a comb that sits on
 /// edges (cell boundaries) and not on flat ground wins. Returns (pitch, phase, score).
 pub fn comb_fit(p: &[f32], lag: f32, span: f32) -> (f32, f32, f32) {
-    // Coarse pass (0.1 px pitch, 0.5 px phase), then a fine pass around the winner.
-    let coarse = comb_search(p, lag - span, lag + span, 0.1, 0.5, None);
+    // Coarse pass (0.1 px pitch, 1 px phase: the smoothed profile's peaks are 3 px wide or
+    // more), then a fine pass around the winner, ±0.75 px of phase, covers between.
+    let coarse = comb_search(p, lag - span, lag + span, 0.1, 1.0, None);
     let fine = comb_search(
         p,
         coarse.0 - 0.1,
