@@ -161,7 +161,7 @@ impl Integral {
 /// SIMD byte arithmetic: this is the inner loop of the edge profiles and of the pitch
 /// calibration's overlays.
 #[inline(always)]
-pub fn sad_rgb(a: &[u8], b: &[u8], every: usize) -> u32 {
+pub(crate) fn sad_rgb(a: &[u8], b: &[u8], every: usize) -> u32 {
     debug_assert!(every == 1 || every == 2);
     let n = a.len().min(b.len());
     let (a, b) = (&a[..n], &b[..n]);
