@@ -123,6 +123,8 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     } else {
         first
     };
+    // Halves merged first: a doubled pitch may still need its phase.
+    let reading = merge_halves(&integral, frame, reading);
     let reading = rephase(&integral, frame, reading);
     let g = reading.grid;
     check_animation(frame, &g)?;
@@ -474,6 +476,78 @@ fn rephase(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Readin
         {
             n
         }
+        _ => r,
+    }
+}
+
+/// Doubles the pitch along an axis where the lattice cuts every tile in two.
+///
+/// A symbol's strong edges can make the profiles pick half the pitch; each tile then reads
+/// as two cells, and the pairs of neighbours (0,1), (2,3), … along that axis behave as one
+/// picture: wherever the left cell shows a type, its right neighbour shows the same other
+/// type. On a real board the neighbours of a type's tiles are random. So for each parity
+/// (pairs starting at even or odd cells) the map from a cell's type to its partner's is
+/// checked: exactly one parity consistent over at least four repeated types, and the other
+/// not, means halves. The cells are then read at twice the pitch, kept when that reading
+/// has no more unsure cells.
+fn merge_halves(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Reading {
+    let mut g = r.grid;
+    for axis in 0..2 {
+        let (n_along, n_across) = if axis == 0 {
+            (g.cols, g.rows)
+        } else {
+            (g.rows, g.cols)
+        };
+        let cell = |along: usize, across: usize| {
+            if axis == 0 {
+                r.board.get(Pos::new(across, along))
+            } else {
+                r.board.get(Pos::new(along, across))
+            }
+        };
+        // Whether every repeated type at the pair starts of parity `k` has one partner
+        // type, with at least four types tested.
+        let consistent = |k: usize| -> bool {
+            let mut partner: Vec<(u8, Cell, usize)> = Vec::new();
+            for across in 0..n_across {
+                for a in (k..n_along.saturating_sub(1)).step_by(2) {
+                    let Cell::Tile(t) = cell(a, across) else {
+                        continue;
+                    };
+                    let b = cell(a + 1, across);
+                    match partner.iter_mut().find(|e| e.0 == t) {
+                        Some(e) if e.1 != b => return false,
+                        Some(e) => e.2 += 1,
+                        None => partner.push((t, b, 1)),
+                    }
+                }
+            }
+            partner.iter().filter(|e| e.2 >= 2).count() >= 4
+        };
+        let k = match (consistent(0), consistent(1)) {
+            (true, false) => 0,
+            (false, true) => 1,
+            _ => continue,
+        };
+        let pairs = (n_along - k) / 2;
+        if pairs < 2 {
+            continue;
+        }
+        if axis == 0 {
+            g.origin.0 += k as f32 * g.pitch.0;
+            g.pitch.0 *= 2.0;
+            g.cols = pairs;
+        } else {
+            g.origin.1 += k as f32 * g.pitch.1;
+            g.pitch.1 *= 2.0;
+            g.rows = pairs;
+        }
+    }
+    if g.pitch == r.grid.pitch {
+        return r;
+    }
+    match read_cells_detail(integral, frame, &g) {
+        Ok((n, _)) if n.unsure.len() <= r.unsure.len() => n,
         _ => r,
     }
 }
