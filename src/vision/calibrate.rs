@@ -8,6 +8,7 @@
 //! pitch to a few thousandths of a pixel.
 
 use super::cells::{INSET_HI, INSET_LO};
+use super::pixels::sad_rgb;
 use super::Reading;
 use crate::board::{Cell, Pos};
 use crate::geometry::Grid;
@@ -124,34 +125,48 @@ fn displacement(frame: &RgbaImage, g: &Grid, a: Pos, b: Pos, search: i64) -> Opt
     }
     let raw = frame.as_raw();
     let stride = w as usize * 4;
-    let cost = |dx: i64, dy: i64| -> f64 {
-        // Every second row: half the work, and a misalignment still shows on every edge
-        // the sampled rows cross.
-        let (mut s, mut n) = (0u64, 0u64);
+    // Every second row: half the work, and a misalignment still shows on every edge the
+    // sampled rows cross. The sum stops as soon as it passes `limit` (`None`): a wrong
+    // overlay is usually far worse than the best, so most shifts end after a few rows.
+    let len = cw as usize * 4;
+    let cost = |dx: i64, dy: i64, limit: u64| -> Option<u64> {
+        let mut s = 0u64;
         for j in (0..ch).step_by(2) {
             let ra = (ay + j) as usize * stride + ax as usize * 4;
             let rb = (by + dy + j) as usize * stride + (bx + dx) as usize * 4;
-            for i in 0..cw as usize {
-                for c in 0..3 {
-                    s += raw[ra + i * 4 + c].abs_diff(raw[rb + i * 4 + c]) as u64;
-                }
-                n += 3;
+            s += sad_rgb(&raw[ra..ra + len], &raw[rb..rb + len], 1) as u64;
+            if s > limit {
+                return None;
             }
         }
-        s as f64 / n.max(1) as f64
+        Some(s)
     };
+    let samples = (3 * cw as u64 * (ch as u64).div_ceil(2)).max(1) as f64;
     let n = (2 * search + 1) as usize;
-    let mut costs = vec![0f64; n * n];
-    let mut best = (0usize, f64::MAX);
-    for j in 0..n {
-        for i in 0..n {
-            let c = cost(i as i64 - search, j as i64 - search);
-            costs[j * n + i] = c;
-            if c < best.1 {
-                best = (j * n + i, c);
+    // Shifts nearest the unshifted overlay first, where the best usually is, so the bound
+    // is tight early. The winner is the least sum, ties to the first in row-major order,
+    // exactly as a full scan would pick.
+    let mut order: Vec<usize> = (0..n * n).collect();
+    order.sort_by_key(|&k| ((k % n).abs_diff(n / 2) + (k / n).abs_diff(n / 2), k));
+    let mut costs: Vec<Option<u64>> = vec![None; n * n];
+    let mut best = (0usize, u64::MAX);
+    for k in order {
+        let c = cost((k % n) as i64 - search, (k / n) as i64 - search, best.1);
+        costs[k] = c;
+        if let Some(c) = c {
+            if c < best.1 || (c == best.1 && k < best.0) {
+                best = (k, c);
             }
         }
     }
+    // The parabola needs the exact costs beside the best, which may have stopped early.
+    let full = |k: usize| -> f64 {
+        let c = costs[k]
+            .or_else(|| cost((k % n) as i64 - search, (k / n) as i64 - search, u64::MAX))
+            .unwrap_or(u64::MAX);
+        c as f64 / samples
+    };
+    let best = (best.0, best.1 as f64 / samples);
     let (bi, bj) = (best.0 % n, best.0 / n);
     // On the search border the true overlay may lie outside it; a poor best is no match.
     if bi == 0 || bj == 0 || bi == n - 1 || bj == n - 1 || best.1 > 12.0 {
@@ -165,8 +180,8 @@ fn displacement(frame: &RgbaImage, g: &Grid, a: Pos, b: Pos, search: i64) -> Opt
             0.0
         }
     };
-    let fx = vertex(costs[bj * n + bi - 1], best.1, costs[bj * n + bi + 1]);
-    let fy = vertex(costs[(bj - 1) * n + bi], best.1, costs[(bj + 1) * n + bi]);
+    let fx = vertex(full(bj * n + bi - 1), best.1, full(bj * n + bi + 1));
+    let fy = vertex(full((bj - 1) * n + bi), best.1, full((bj + 1) * n + bi));
     Some((
         (bx - ax) as f64 + bi as f64 - search as f64 + fx,
         (by - ay) as f64 + bj as f64 - search as f64 + fy,

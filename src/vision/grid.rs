@@ -10,7 +10,7 @@
 //!    picked pitches are not tile-shaped, other candidates are laid too and the lattice with
 //!    the most paired picture area wins.
 
-use super::cells::{cell_dist, desc_dist_limit, features_with, integral_for, CellFeatures};
+use super::cells::{cell_dist, centre_dist_limit, features_with, integral_for, CellFeatures};
 use super::pixels::{colour_dist, Integral};
 use super::profile::{autocorrelation, comb_fit, edge_profiles, period_candidates, smooth};
 use super::{Hints, ReadError};
@@ -160,6 +160,9 @@ fn busy_window(frame: &RgbaImage) -> Option<(u32, u32, u32, u32)> {
         return None;
     }
     let mut busy = vec![false; nx * ny];
+    // Straight from the pixel buffer: the samples lie inside the frame by construction, and
+    // `get_pixel`'s own checks cost more than the sums here.
+    let raw = frame.as_raw();
     for by in 0..ny {
         for bx in 0..nx {
             let mut v = [[0f32; 3]; 16];
@@ -167,7 +170,8 @@ fn busy_window(frame: &RgbaImage) -> Option<(u32, u32, u32, u32)> {
             for (k, item) in v.iter_mut().enumerate() {
                 let x = bx as u32 * BLOCK + 2 + (k as u32 % 4) * 4;
                 let y = by as u32 * BLOCK + 2 + (k as u32 / 4) * 4;
-                let p = frame.get_pixel(x, y).0;
+                let i = (y as usize * w as usize + x as usize) * 4;
+                let p = &raw[i..i + 3];
                 for c in 0..3 {
                     item[c] = p[c] as f32;
                     mean[c] += p[c] as f32 / 16.0;
@@ -391,7 +395,7 @@ fn lattice_board(
     // for the cells still alone, with the alignment search against near misses (shifted
     // descriptors computed once, on demand).
     let plain = |a: usize, b: usize| match (&feats[a], &feats[b]) {
-        (Some(p), Some(q)) => desc_dist_limit(p.centre(), q.centre(), PAIR_DIST * 2.5),
+        (Some(p), Some(q)) => centre_dist_limit(p, q, PAIR_DIST * 2.5),
         _ => f32::MAX,
     };
     let shifted: Vec<std::cell::OnceCell<Option<CellFeatures>>> =

@@ -123,6 +123,9 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     } else {
         first
     };
+    // Halves merged first: a doubled pitch may still need its phase.
+    let reading = merge_halves(&integral, frame, reading);
+    let reading = rephase(&integral, frame, reading);
     let g = reading.grid;
     check_animation(frame, &g)?;
     let reading = wall_off_crowded(check_types(reading)?);
@@ -161,7 +164,7 @@ fn type_threshold(cells: &[&CellFeatures]) -> f32 {
             let mut best = CAP;
             for (j, c) in cells.iter().enumerate() {
                 if j != i {
-                    best = best.min(cells::desc_dist_limit(cells[i].centre(), c.centre(), best));
+                    best = best.min(cells::centre_dist_limit(cells[i], c, best));
                 }
             }
             best
@@ -259,6 +262,15 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
     }
     // A fine pattern's mean colour matches none of its pixels; its few colours do.
     refs.extend(common_ring_colours(frame, &g));
+    // Every pixel below is tested against every reference: near-duplicates (a plain ground
+    // gives one colour per ring cell, 60 alike on a 19x11 board) only multiply that work.
+    let mut kept: Vec<[f32; 3]> = Vec::with_capacity(refs.len());
+    for r in refs {
+        if !kept.iter().any(|k| colour_dist(*k, r) < REF_MERGE) {
+            kept.push(r);
+        }
+    }
+    let refs = kept;
     let px = |x: i64, y: i64| -> Option<[f32; 3]> {
         if x < 0 || y < 0 || x >= size.0 as i64 || y >= size.1 as i64 {
             return None;
@@ -273,32 +285,67 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
     let run_middle = |pairs: Vec<(f32, f32, bool)>| -> f32 {
         let mut mids: Vec<f32> = Vec::new();
         for (x, y, horizontal) in pairs {
+            let (xi, yi) = (x.round() as i64, y.round() as i64);
             let at = |d: i64| {
                 if horizontal {
-                    px(x.round() as i64 + d, y.round() as i64)
+                    px(xi + d, yi)
                 } else {
-                    px(x.round() as i64, y.round() as i64 + d)
+                    px(xi, yi + d)
                 }
             };
             let limit = 8;
-            // Find background near the line, then its extent.
-            let Some(seed) = (-4..=6).filter(|&d| is_bg(at(d))).min_by_key(|d| d.abs()) else {
+            // The extent of the background run through `seed`. A lone pixel that is not
+            // background (a drop shadow's dark line, a pattern's dot) does not end it:
+            // soft-shadowed tiles split their gap that way.
+            let grow = |seed: i64| {
+                let (mut lo, mut hi) = (seed, seed);
+                loop {
+                    if lo > seed - limit && is_bg(at(lo - 1)) {
+                        lo -= 1;
+                    } else if lo - 1 > seed - limit && is_bg(at(lo - 2)) {
+                        lo -= 2;
+                    } else {
+                        break;
+                    }
+                }
+                loop {
+                    if hi < seed + limit && is_bg(at(hi + 1)) {
+                        hi += 1;
+                    } else if hi + 1 < seed + limit && is_bg(at(hi + 2)) {
+                        hi += 2;
+                    } else {
+                        break;
+                    }
+                }
+                (seed, lo, hi)
+            };
+            // Of the background runs near the line, the widest is the gap (a shadow's
+            // penumbra next to a tile makes a narrower one); on a tie the nearest, and of
+            // two as near the one before the line.
+            let mut best: Option<(i64, i64, i64)> = None;
+            for d in [0, -1, 1, -2, 2, -3, 3, -4, 4, 5, 6] {
+                if best.is_some_and(|(_, lo, hi)| (lo..=hi).contains(&d)) || !is_bg(at(d)) {
+                    continue;
+                }
+                let run = grow(d);
+                if best.is_none_or(|b| run.2 - run.1 > b.2 - b.1) {
+                    best = Some(run);
+                }
+            }
+            let Some((seed, lo, hi)) = best else {
                 mids.push(0.0);
                 continue;
             };
-            let (mut lo, mut hi) = (seed, seed);
-            while lo > seed - limit && is_bg(at(lo - 1)) {
-                lo -= 1;
-            }
-            while hi < seed + limit && is_bg(at(hi + 1)) {
-                hi += 1;
-            }
             // Only a run ending at the line counts: the edge fit lands on the tile's border
             // just right of (below) the gap.
             if hi <= 1 {
                 mids.push(((lo + hi + 1) as f32 / 2.0).min(0.0));
             } else if lo >= 1 && hi < limit + seed {
                 // A whole gap just past the line: the fit landed on a shadow before it.
+                mids.push((lo + hi + 1) as f32 / 2.0);
+            } else if lo > seed - limit && hi < seed + limit {
+                // A gap bounded on both sides that the line cuts (the fit landed inside a
+                // soft shadow's gap): its middle.
                 mids.push((lo + hi + 1) as f32 / 2.0);
             } else {
                 mids.push(0.0);
@@ -340,6 +387,175 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
         ..g
     }
 }
+
+/// Moves the lattice by a fraction of a cell when its cells pair clearly better there.
+///
+/// With no gap between tiles, the edge profiles may lock onto symbol edges a third of a
+/// cell inside the tiles (soft tile borders are weaker than symbols' edges), and there is
+/// no background gap for [`refine_origin`] to centre on. A lattice a third of a cell off
+/// cuts every tile in two, and two halves of different neighbours make each cell's picture
+/// unique; on the tiles' own lattice every picture has a twin. So the typical distance from
+/// a cell's picture to its nearest twin is measured at shifts of ±1/3 and 1/2 cell along
+/// each axis (smaller shifts leave the cell interiors inside the tiles and tell nothing),
+/// and the lattice moves to one under 30 % of it (measured: the right phase gives 0.001
+/// where a third of a cell off gives 4.9; shifts off a right lattice give 1–3× its
+/// distance), if the cells read there have no more unsure ones and nine tenths of the
+/// tiles at least (the wrong lattice reads a junk tile or two from the halves at its
+/// edges: 69 tiles and 4 unsure where the board has 68 and none).
+fn rephase(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Reading {
+    let size = frame.dimensions();
+    let tiles: Vec<Pos> = r.board.tiles().map(|(p, _)| p).collect();
+    if tiles.len() < 8 {
+        return r;
+    }
+    let step = tiles.len().div_ceil(48);
+    let sample: Vec<Pos> = tiles.into_iter().step_by(step).collect();
+    // Median over the sampled tiles of the distance to the nearest other sampled tile.
+    let twin_dist = |g: &Grid| -> Option<f32> {
+        let feats: Vec<CellFeatures> = sample
+            .iter()
+            .map(|p| features_with(integral, g, p.row as i32, p.col as i32, size, false))
+            .collect::<Option<_>>()?;
+        let mut nn: Vec<f32> = (0..feats.len())
+            .map(|i| {
+                // Distances past 40 all mean "no twin": the comparison may stop there.
+                let mut best = 40f32;
+                for (j, f) in feats.iter().enumerate() {
+                    if j != i {
+                        best = best.min(cells::centre_dist_limit(&feats[i], f, best));
+                    }
+                }
+                best
+            })
+            .collect();
+        nn.sort_by(f32::total_cmp);
+        Some(nn[nn.len() / 2])
+    };
+    let Some(mut base) = twin_dist(&r.grid) else {
+        return r;
+    };
+    // Pictures with near-exact twins already (a tenth of the type threshold): no shift can
+    // do three times better by more than noise.
+    if base <= TYPE_THRESHOLD * 0.1 {
+        return r;
+    }
+    let mut g = r.grid;
+    for axis in 0..2 {
+        let pitch = if axis == 0 { g.pitch.0 } else { g.pitch.1 };
+        let mut best: Option<(f32, Grid)> = None;
+        for f in [-1.0 / 3.0, 1.0 / 3.0, 0.5] {
+            let mut t = g;
+            if axis == 0 {
+                t.origin.0 += f * pitch;
+            } else {
+                t.origin.1 += f * pitch;
+            }
+            if check_grid(frame, &t).is_err() {
+                continue;
+            }
+            if let Some(d) = twin_dist(&t) {
+                if best.as_ref().is_none_or(|b| d < b.0) {
+                    best = Some((d, t));
+                }
+            }
+        }
+        if let Some((d, t)) = best {
+            if d < base * 0.3 {
+                base = d;
+                g = t;
+            }
+        }
+    }
+    if g.origin == r.grid.origin {
+        return r;
+    }
+    match read_cells_detail(integral, frame, &g) {
+        Ok((n, _))
+            if n.unsure.len() <= r.unsure.len()
+                && n.board.tile_count() * 10 >= r.board.tile_count() * 9 =>
+        {
+            n
+        }
+        _ => r,
+    }
+}
+
+/// Doubles the pitch along an axis where the lattice cuts every tile in two.
+///
+/// A symbol's strong edges can make the profiles pick half the pitch; each tile then reads
+/// as two cells, and the pairs of neighbours (0,1), (2,3), … along that axis behave as one
+/// picture: wherever the left cell shows a type, its right neighbour shows the same other
+/// type. On a real board the neighbours of a type's tiles are random. So for each parity
+/// (pairs starting at even or odd cells) the map from a cell's type to its partner's is
+/// checked: exactly one parity consistent over at least four repeated types, and the other
+/// not, means halves. The cells are then read at twice the pitch, kept when that reading
+/// has no more unsure cells.
+fn merge_halves(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Reading {
+    let mut g = r.grid;
+    for axis in 0..2 {
+        let (n_along, n_across) = if axis == 0 {
+            (g.cols, g.rows)
+        } else {
+            (g.rows, g.cols)
+        };
+        let cell = |along: usize, across: usize| {
+            if axis == 0 {
+                r.board.get(Pos::new(across, along))
+            } else {
+                r.board.get(Pos::new(along, across))
+            }
+        };
+        // Whether every repeated type at the pair starts of parity `k` has one partner
+        // type, with at least four types tested.
+        let consistent = |k: usize| -> bool {
+            let mut partner: Vec<(u8, Cell, usize)> = Vec::new();
+            for across in 0..n_across {
+                for a in (k..n_along.saturating_sub(1)).step_by(2) {
+                    let Cell::Tile(t) = cell(a, across) else {
+                        continue;
+                    };
+                    let b = cell(a + 1, across);
+                    match partner.iter_mut().find(|e| e.0 == t) {
+                        Some(e) if e.1 != b => return false,
+                        Some(e) => e.2 += 1,
+                        None => partner.push((t, b, 1)),
+                    }
+                }
+            }
+            partner.iter().filter(|e| e.2 >= 2).count() >= 4
+        };
+        let k = match (consistent(0), consistent(1)) {
+            (true, false) => 0,
+            (false, true) => 1,
+            _ => continue,
+        };
+        let pairs = (n_along - k) / 2;
+        if pairs < 2 {
+            continue;
+        }
+        if axis == 0 {
+            g.origin.0 += k as f32 * g.pitch.0;
+            g.pitch.0 *= 2.0;
+            g.cols = pairs;
+        } else {
+            g.origin.1 += k as f32 * g.pitch.1;
+            g.pitch.1 *= 2.0;
+            g.rows = pairs;
+        }
+    }
+    if g.pitch == r.grid.pitch {
+        return r;
+    }
+    match read_cells_detail(integral, frame, &g) {
+        Ok((n, _)) if n.unsure.len() <= r.unsure.len() => n,
+        _ => r,
+    }
+}
+
+/// Background references closer than this (mean absolute difference, 0..255) count as
+/// one: a pixel's distance to the nearest reference grows by less than this when its own
+/// reference was merged away, small against the 7 levels a background pixel may differ by.
+const REF_MERGE: f32 = 1.0;
 
 /// Mean colours of the flat ring cells around a grid, from a sparse 8 × 8 sample each: the
 /// background's colours, cheaply.
@@ -575,8 +791,10 @@ fn read_cells_detail(
 
 /// Features of the ring cells around the board that lie inside the frame.
 fn ring_features(integral: &pixels::Integral, g: &Grid, size: (u32, u32)) -> Vec<CellFeatures> {
+    // Only their mean colour and texture are used, which come from the unshifted blocks:
+    // the alignment shifts would be nine times the lookups for nothing.
     ring_cells(g)
-        .filter_map(|(r, c)| features(integral, g, r, c, size))
+        .filter_map(|(r, c)| features_with(integral, g, r, c, size, false))
         .collect()
 }
 

@@ -28,16 +28,21 @@ impl Integral {
         let raw = frame.as_raw();
         let fstride = fw as usize * 4;
         for y in 0..h as usize {
-            let row = &raw[(ya as usize + y) * fstride + xa as usize * 4..];
+            let start = (ya as usize + y) * fstride + xa as usize * 4;
+            let row = &raw[start..start + w as usize * 4];
+            // The row above and this one as separate slices, walked in step: this is the
+            // largest loop of a read (every pixel around the board), so no index checks.
+            let (above, here) = sums[y * stride..(y + 2) * stride].split_at_mut(stride);
             let mut acc = [0u32; 3];
-            for x in 0..w as usize {
-                let p = &row[x * 4..x * 4 + 3];
+            for ((out, up), p) in here[1..]
+                .iter_mut()
+                .zip(&above[1..])
+                .zip(row.chunks_exact(4))
+            {
                 acc[0] += p[0] as u32;
                 acc[1] += p[1] as u32;
                 acc[2] += p[2] as u32;
-                let above = sums[y * stride + x + 1];
-                sums[(y + 1) * stride + x + 1] =
-                    [above[0] + acc[0], above[1] + acc[1], above[2] + acc[2]];
+                *out = [up[0] + acc[0], up[1] + acc[1], up[2] + acc[2]];
             }
         }
         Integral {
@@ -83,7 +88,9 @@ impl Integral {
     fn sum_at(&self, x: f32, y: f32) -> [f64; 3] {
         let fx = (x - self.x0 as f32).clamp(0.0, self.w as f32);
         let fy = (y - self.y0 as f32).clamp(0.0, self.h as f32);
-        let (ix, iy) = (fx.floor() as usize, fy.floor() as usize);
+        // Both are clamped to ≥ 0, where truncation is the floor (and, unlike `floor`, no
+        // library call on the baseline x86-64 target).
+        let (ix, iy) = (fx as usize, fy as usize);
         let (ix1, iy1) = ((ix + 1).min(self.w as usize), (iy + 1).min(self.h as usize));
         let (tx, ty) = ((fx - ix as f32) as f64, (fy - iy as f32) as f64);
         let s = (self.w + 1) as usize;
@@ -148,6 +155,36 @@ impl Integral {
     }
 }
 
+/// Sum of |a − b| over the R, G, B bytes of every `every`-th pixel (1 or 2) of two RGBA
+/// rows of equal length (alpha never counts). Byte lanes of 16-byte chunks are summed
+/// separately and the unwanted lanes dropped at the end, a loop the compiler turns into
+/// SIMD byte arithmetic: this is the inner loop of the edge profiles and of the pitch
+/// calibration's overlays.
+#[inline(always)]
+pub(crate) fn sad_rgb(a: &[u8], b: &[u8], every: usize) -> u32 {
+    debug_assert!(every == 1 || every == 2);
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut lanes = [0u32; 16];
+    let mut ca = a.chunks_exact(16);
+    let mut cb = b.chunks_exact(16);
+    for (p, q) in (&mut ca).zip(&mut cb) {
+        for k in 0..16 {
+            lanes[k] += (p[k].max(q[k]) - p[k].min(q[k])) as u32;
+        }
+    }
+    // Lane k is byte k % 4 of pixel k / 4 of each chunk.
+    let wanted = |k: usize| k % 4 < 3 && (k / 4).is_multiple_of(every);
+    let mut total: u32 = (0..16).filter(|&k| wanted(k)).map(|k| lanes[k]).sum();
+    // The last pixels (fewer than four), still every `every`-th counted from the row's start.
+    for (k, (x, y)) in ca.remainder().iter().zip(cb.remainder()).enumerate() {
+        if wanted(k) {
+            total += x.abs_diff(*y) as u32;
+        }
+    }
+    total
+}
+
 /// Mean absolute difference of two colours, per channel (0..255).
 #[inline]
 pub fn colour_dist(a: [f32; 3], b: [f32; 3]) -> f32 {
@@ -158,6 +195,26 @@ pub fn colour_dist(a: [f32; 3], b: [f32; 3]) -> f32 {
 mod tests {
     use super::*;
     use image::Rgba;
+
+    #[test]
+    fn sad_matches_a_plain_loop() {
+        // Odd lengths exercise the remainder; alpha differs everywhere and must not count.
+        for px in [1usize, 3, 4, 5, 9, 17] {
+            let a: Vec<u8> = (0..px * 4).map(|i| (i * 37 % 251) as u8).collect();
+            let b: Vec<u8> = (0..px * 4).map(|i| (i * 91 % 253) as u8).collect();
+            for every in [1, 2] {
+                let want: u32 = (0..px)
+                    .step_by(every)
+                    .map(|p| {
+                        (0..3)
+                            .map(|c| a[p * 4 + c].abs_diff(b[p * 4 + c]) as u32)
+                            .sum::<u32>()
+                    })
+                    .sum();
+                assert_eq!(sad_rgb(&a, &b, every), want, "{px} px, every {every}");
+            }
+        }
+    }
 
     #[test]
     fn means_match_direct_sums() {

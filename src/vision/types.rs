@@ -6,7 +6,7 @@
 //! even number of times; odd groups are repaired where the evidence allows (a type split in
 //! two by JPEG noise, a highlighted tile) and otherwise reported as unsure cells.
 
-use super::cells::{affine_dist, cell_dist, desc_dist_limit, CellFeatures};
+use super::cells::{affine_dist, cell_dist, centre_dist_limit, CellFeatures};
 use std::cell::RefCell;
 
 /// Result of grouping: a group index per input cell (groups numbered in order of first
@@ -28,11 +28,7 @@ struct Matcher<'a> {
 
 impl Matcher<'_> {
     fn dist(&self, leader: usize, i: usize, limit: f32) -> f32 {
-        let d0 = desc_dist_limit(
-            self.cells[leader].centre(),
-            self.cells[i].centre(),
-            limit * 2.5,
-        );
+        let d0 = centre_dist_limit(self.cells[leader], self.cells[i], limit * 2.5);
         if d0 < limit * 0.5 || d0 >= limit * 2.5 || self.cells[i].descs.len() > 1 {
             return if self.cells[i].descs.len() > 1 {
                 cell_dist(self.cells[leader], self.cells[i], limit)
