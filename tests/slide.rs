@@ -2,7 +2,7 @@
 //! notice when ../shared is absent), the fast solver on every size, the CLI's output.
 
 use llk::slide::bench::{parse_cases, BenchCase};
-use llk::slide::{moves_to_string, solve, Algo, Goal, Heuristic, Limits, Puzzle};
+use llk::slide::{moves_to_string, solve, solve_with, Algo, Goal, Heuristic, Limits, Puzzle};
 use proptest::prelude::*;
 
 fn cases(file: &str) -> Option<Vec<BenchCase>> {
@@ -113,6 +113,43 @@ fn korf100_all_optimal_with_pattern_databases() {
     }
     // The PDB must prune far harder than Manhattan (Korf 1985: 36e9 nodes in all).
     assert!(nodes < 100_000_000, "{nodes} nodes expanded");
+}
+
+/// Every named 4×4 partition that builds in test time, and tiles spelled out, gives the
+/// optimal lengths too (the 7-8 tables take minutes and 5.6 GB: the bench covers them).
+#[test]
+fn korf100_other_partitions_give_the_same_lengths() {
+    let Some(cases) = cases("korf100.txt") else {
+        return;
+    };
+    for name in ["6-6-3", "1,2,3,4,5,6,7/8,9,10,11,13,14,15/12"] {
+        let pats = llk::slide::pdb::partition(4, 4, name).unwrap();
+        let db = llk::slide::pdb::PatternDb::for_patterns(4, 4, pats).unwrap();
+        for c in cases.iter().step_by(10) {
+            let s = solve_with(
+                &c.puzzle,
+                &c.goal,
+                Algo::Idastar,
+                Heuristic::Pdb,
+                &unlimited(None),
+                Some(db.clone()),
+            )
+            .unwrap();
+            assert_eq!(s.moves.len(), c.optimal, "{name}: Korf instance {}", c.id);
+        }
+    }
+    // Tables of another board size are refused, not misread.
+    let small = llk::slide::pdb::PatternDb::for_board(3, 3).unwrap();
+    let e = solve_with(
+        &cases[0].puzzle,
+        &cases[0].goal,
+        Algo::Idastar,
+        Heuristic::Pdb,
+        &unlimited(None),
+        Some(small),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("pattern tables for 3x3"), "{e}");
 }
 
 #[test]
@@ -259,6 +296,33 @@ fn cli_json_output() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("tile 7 appears more than once"));
+    // A partition spelled out is used; a wrong one is one line naming the problem.
+    let solve_with_partition = |partition: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_llk"))
+            .args(["slide", "solve", "--tiles", "8 0 6 5 4 7 2 3 1", "--json"])
+            .args(["--partition", partition])
+            .output()
+            .unwrap()
+    };
+    let out = solve_with_partition("1,2,3,4,5,6,7/8");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["length"], 31);
+    for (bad, says) in [
+        ("7-8", "is for 4x4 boards"),
+        ("1,2,3/4", "must cover every tile"),
+        ("1,2,3,4/4,5,6,7,8", "in two patterns"),
+        ("1,2,x", "'x' is not a tile number"),
+    ] {
+        let out = solve_with_partition(bad);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(says), "{bad}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{bad}: {err}");
+    }
 }
 
 proptest! {
