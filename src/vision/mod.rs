@@ -877,8 +877,20 @@ fn wall_off_crowded(mut r: Reading) -> Reading {
     r
 }
 
+/// How far (mean absolute difference per channel) a face corner may be from the face colour
+/// and still count as showing it, roughly and cleanly. A tile shows its face roughly in two
+/// corners (a symbol reaches two at most; a lattice a pixel or two off moves a corner patch
+/// onto the rounded edge) and cleanly in at least one: on every rendered fixture some corner
+/// of each tile came within 9 of the face mode (JPEG, gradients and noise included). The dark
+/// theme's grey stones come within 24–30 of its grey-blue face in two corners (their light
+/// falls off across the stone) but nowhere within 16, so the rough test alone took them for
+/// tiles; crates are 100 and more off everywhere.
+const FACE_ROUGH: f32 = 30.0;
+const FACE_CLEAN: f32 = 16.0;
+
 /// Groups that are obstacles rather than tiles. Every tile of a game shares a body (the face
-/// around the symbol), seen in at least two face corners (a symbol reaches two at most); the body is
+/// around the symbol), seen in at least two face corners (a symbol reaches two at most) and
+/// cleanly in one (see [`FACE_CLEAN`]); the body is
 /// the most common corner colour of all non-empty cells. A group whose cells show that body in
 /// fewer corners is not a tile; if exactly one such group exists it is the obstacles (every crate
 /// looks alike), while several such groups are tiles of a game with more than one face
@@ -915,11 +927,8 @@ fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> (Vec<usize>, Vec
         }
     }
     let far = |x: &CellFeatures| {
-        x.body
-            .iter()
-            .filter(|b| colour_dist(**b, face) <= 30.0)
-            .count()
-            < 2
+        let d = x.body.map(|b| colour_dist(b, face));
+        d.iter().filter(|&&d| d <= FACE_ROUGH).count() < 2 || d.iter().all(|&d| d > FACE_CLEAN)
     };
     let ng = group.iter().max().map_or(0, |m| m + 1);
     let mut votes = vec![(0usize, 0usize); ng];
