@@ -266,6 +266,16 @@ fn unsolvable_and_malformed_input_are_refused() {
     assert!(e.to_string().contains("gave up"), "{e}");
 }
 
+/// The JSON a successful `llk` run printed (the test fails with its stderr otherwise).
+fn json_of(out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 #[test]
 fn cli_json_output() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_llk"))
@@ -280,12 +290,7 @@ fn cli_json_output() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json_of(&out);
     assert_eq!(v["length"], 31);
     assert_eq!(v["moves"].as_str().unwrap().len(), 31);
     assert!(v["nodes"].as_u64().unwrap() > 0);
@@ -304,14 +309,10 @@ fn cli_json_output() {
             .output()
             .unwrap()
     };
-    let out = solve_with_partition("1,2,3,4,5,6,7/8");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    assert_eq!(
+        json_of(&solve_with_partition("1,2,3,4,5,6,7/8"))["length"],
+        31
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["length"], 31);
     for (bad, says) in [
         ("7-8", "is for 4x4 boards"),
         ("1,2,3/4", "must cover every tile"),
