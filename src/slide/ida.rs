@@ -226,8 +226,8 @@ impl Incremental for PdbH<'_> {
             md: self.md.init(tiles),
         };
         for p in 0..n {
-            a.reg_ex[p] = self.db.excess_at(p, reg[p] as usize) as u8;
-            a.refl_ex[p] = self.db.excess_at(p, refl[p] as usize) as u8;
+            a.reg_ex[p] = self.db.excess(p, reg[p] as usize) as u8;
+            a.refl_ex[p] = self.db.excess(p, refl[p] as usize) as u8;
         }
         a.reg_sum = a.reg_ex.iter().map(|&v| v as u32).sum();
         a.refl_sum = if self.db.reflects() {
@@ -261,7 +261,7 @@ impl Incremental for PdbH<'_> {
         } else {
             a.reg[p] - ((from as u32) << s) + ((to as u32) << s)
         };
-        let v = db.excess_at(p, a.reg[p] as usize) as u8;
+        let v = db.excess(p, a.reg[p] as usize) as u8;
         a.reg_sum = a.reg_sum + v as u32 - a.reg_ex[p] as u32;
         a.reg_ex[p] = v;
         if db.reflects() && a.md + 2 * a.reg_sum <= limit {
@@ -276,7 +276,7 @@ impl Incremental for PdbH<'_> {
             } else {
                 a.refl[p] - ((rf as u32) << s) + ((rt as u32) << s)
             };
-            let v = db.excess_at(p, a.refl[p] as usize) as u8;
+            let v = db.excess(p, a.refl[p] as usize) as u8;
             a.refl_sum = a.refl_sum + v as u32 - a.refl_ex[p] as u32;
             a.refl_ex[p] = v;
         }

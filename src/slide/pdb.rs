@@ -15,7 +15,7 @@
 //! rank 519M), which costs a few operations per lookup. On disk only the `16·15·…` valid
 //! placements are stored, one byte each in rank order, behind a checked header.
 
-use super::pdb_build::{build_dense, placements};
+use super::pdb_build::{build_dense, digit_weights, placements, rank_packed, EMPTY};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashMap;
@@ -45,8 +45,8 @@ pub struct PatternDb {
     tables: Vec<Vec<u8>>,
     /// Per pattern: whether its tables are indexed by dense rank.
     dense: Vec<bool>,
-    /// Per pattern: each tile's digit weight in the dense rank.
-    weights: Vec<[u32; MAX_PATTERN_TILES]>,
+    /// Per pattern: each tile's digit weight in the dense rank (`digit_weights`).
+    weights: Vec<[u32; 16]>,
     reflect: bool,
     /// For each tile: (pattern, bit shift of its cell in that pattern's index).
     slot: Vec<(u8, u8)>,
@@ -150,26 +150,6 @@ fn rank(pos: &[usize], cells: usize) -> usize {
     for (j, &p) in pos.iter().enumerate() {
         let smaller_used = pos[..j].iter().filter(|&&q| q < p).count();
         r = r * (cells - j) + (p - smaller_used);
-    }
-    r
-}
-
-/// All ones in every 4-bit counter of a `u64`.
-const NIBBLE_ONES: u64 = 0x1111_1111_1111_1111;
-
-/// Dense rank (as `rank`) of the placement whose cells are packed 4 bits each in `idx`. Sixteen 4-bit counters in one `u64` hold, for each cell, how many
-/// earlier tiles sit below it, so each tile costs a shift, a mask and an add (no popcount:
-/// the baseline x86-64 target has none).
-#[inline]
-fn dense_rank(idx: u32, k: usize, cells: usize) -> usize {
-    let mut below = 0u64;
-    let mut r = 0usize;
-    for j in 0..k {
-        let c = ((idx >> (4 * j)) & 15) as usize;
-        let digit = c - ((below >> (4 * c)) & 15) as usize;
-        r = r * (cells - j) + digit;
-        // Count this tile for every cell above it (cell 15 has none above).
-        below += (NIBBLE_ONES << (4 * c)) << 4;
     }
     r
 }
@@ -536,13 +516,7 @@ impl PatternDb {
         let capped = capped.iter().sum();
         let weights = patterns
             .iter()
-            .map(|p| {
-                let mut w = [0u32; MAX_PATTERN_TILES];
-                for (j, wj) in w.iter_mut().enumerate().take(p.len()) {
-                    *wj = placements(cells - j - 1, p.len() - j - 1) as u32;
-                }
-                w
-            })
+            .map(|p| digit_weights(cells, p.len()))
             .collect();
         Ok(PatternDb {
             width,
@@ -627,19 +601,11 @@ impl PatternDb {
         }
     }
 
-    /// Half the moves pattern `p` needs beyond its tiles' Manhattan distance, at sparse
-    /// index `idx` (see the `excess` field); the search's fast lookup.
+    /// Half the moves pattern `p` needs beyond its tiles' Manhattan distance, at `position`
+    /// in its tables (see the `excess` field); the search's fast lookup.
     #[inline]
-    pub fn excess(&self, p: usize, idx: usize) -> u32 {
-        let at = self.at(p, idx);
-        ((self.excess[p][at >> 1] >> ((at & 1) * 4)) & 15) as u32
-    }
-
-    /// `excess` by position in the table (as `position` gives it), for a search that keeps
-    /// dense ranks up to date itself.
-    #[inline]
-    pub fn excess_at(&self, p: usize, at: usize) -> u32 {
-        ((self.excess[p][at >> 1] >> ((at & 1) * 4)) & 15) as u32
+    pub fn excess(&self, p: usize, position: usize) -> u32 {
+        ((self.excess[p][position >> 1] >> ((position & 1) * 4)) & 15) as u32
     }
 
     /// Whether pattern `p`'s tables are indexed by dense rank rather than packed cells.
@@ -649,15 +615,18 @@ impl PatternDb {
 
     /// Position in pattern `p`'s tables of the placement with packed cells `idx`: the
     /// packed cells themselves, or their dense rank.
+    #[inline]
     pub fn position(&self, p: usize, idx: usize) -> usize {
-        self.at(p, idx)
+        if self.dense[p] {
+            rank_packed(idx as u32, self.patterns[p].len(), self.width * self.height)
+        } else {
+            idx
+        }
     }
 
     /// Dense rank of pattern `p` after its `j`-th tile slid from cell `from` to the adjacent
-    /// cell `to`, from the rank `r` before; `tile_at(x)` is the tile on cell `x` (0: blank).
-    /// Only the moved tile's digit and those of later tiles of the pattern on cells strictly
-    /// between (a vertical move jumps `width − 1` cells) change, so the search need not
-    /// rank seven or eight cells per node.
+    /// cell `to`, from the rank `r` before (`pdb_build::moved_rank`); `tile_at(x)` is the
+    /// tile on cell `x` (0: blank).
     #[inline]
     pub fn moved_rank(
         &self,
@@ -668,37 +637,15 @@ impl PatternDb {
         to: usize,
         tile_at: impl Fn(usize) -> u8,
     ) -> usize {
-        let w = &self.weights[p];
-        let wj = w[j] as isize;
-        let (lo, hi, sign) = if to > from {
-            (from, to, 1)
-        } else {
-            (to, from, -1)
-        };
-        let mut delta = (hi - lo) as isize * wj;
-        for x in lo + 1..hi {
+        super::pdb_build::moved_rank(r, &self.weights[p], j, from, to, |x| {
             let u = tile_at(x);
-            if u == 0 {
-                continue;
-            }
             let (q, shift) = self.slot[u as usize];
-            if q as usize != p {
-                continue;
+            if u != 0 && q as usize == p {
+                shift / 4
+            } else {
+                EMPTY
             }
-            let i = shift as usize / 4;
-            delta += if i < j { -wj } else { w[i] as isize };
-        }
-        (r as isize + sign * delta) as usize
-    }
-
-    /// Where pattern `p`'s entry for packed cells `idx` is in its tables.
-    #[inline]
-    fn at(&self, p: usize, idx: usize) -> usize {
-        if self.dense[p] {
-            dense_rank(idx as u32, self.patterns[p].len(), self.width * self.height)
-        } else {
-            idx
-        }
+        })
     }
 
     /// Number of entries whose excess was capped at 15 (0 for the default partitions).
@@ -709,7 +656,7 @@ impl PatternDb {
     /// Table value of pattern `p` for packed cells `idx`.
     #[inline]
     pub fn value(&self, p: usize, idx: usize) -> u32 {
-        self.tables[p][self.at(p, idx)] as u32
+        self.tables[p][self.position(p, idx)] as u32
     }
 
     /// Sparse indices of every pattern for `tiles` and for its reflection.
@@ -838,7 +785,7 @@ mod tests {
 
     /// The counter-based rank of packed cells equals the counting rank, up to 8 tiles.
     #[test]
-    fn dense_rank_matches_counting_rank() {
+    fn packed_rank_matches_counting_rank() {
         let mut x = 12345u64;
         for cells in [9, 12, 16] {
             for k in 1..=8.min(cells - 1) {
@@ -854,7 +801,7 @@ mod tests {
                         idx |= (c as u32) << (4 * j);
                         pos.push(c);
                     }
-                    assert_eq!(dense_rank(idx, k, cells), rank(&pos, cells), "{pos:?}");
+                    assert_eq!(rank_packed(idx, k, cells), rank(&pos, cells), "{pos:?}");
                     let p8: Vec<u8> = pos.iter().map(|&c| c as u8).collect();
                     assert_eq!(super::super::pdb_build::rank(&p8, cells), rank(&pos, cells));
                 }

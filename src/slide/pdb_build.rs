@@ -35,14 +35,76 @@ pub fn placements(cells: usize, k: usize) -> usize {
 /// tile `j`'s digit is its cell among the cells the earlier tiles left free, in mixed radix
 /// `cells, cells−1, …`. The order of the tables on disk and of the dense tables in memory.
 pub fn rank(pos: &[u8], cells: usize) -> usize {
-    let mut used = 0u32;
-    let mut r = 0;
-    for (j, &p) in pos.iter().enumerate() {
-        let below = (used & ((1u32 << p) - 1)).count_ones() as usize;
-        r = r * (cells - j) + (p as usize - below);
-        used |= 1 << p;
+    let packed = pos
+        .iter()
+        .enumerate()
+        .fold(0u32, |p, (j, &c)| p | (c as u32) << (4 * j));
+    rank_packed(packed, pos.len(), cells)
+}
+
+/// All ones in every 4-bit counter of a `u64`.
+const NIBBLE_ONES: u64 = 0x1111_1111_1111_1111;
+
+/// `rank` of the placement of `k` tiles whose cells are packed 4 bits each (tile 0 lowest).
+/// Sixteen 4-bit counters in one `u64` hold, for each cell, how many earlier tiles sit below
+/// it, so each tile costs a shift, a mask and an add (no popcount: the baseline x86-64
+/// target has none).
+#[inline]
+pub fn rank_packed(packed: u32, k: usize, cells: usize) -> usize {
+    let mut below = 0u64;
+    let mut r = 0usize;
+    for j in 0..k {
+        let c = ((packed >> (4 * j)) & 15) as usize;
+        let digit = c - ((below >> (4 * c)) & 15) as usize;
+        r = r * (cells - j) + digit;
+        // Count this tile for every cell above it (cell 15 has none above).
+        below += (NIBBLE_ONES << (4 * c)) << 4;
     }
     r
+}
+
+/// Index standing for "no tile of the pattern here" in `moved_rank`'s lookups: above every
+/// tile index, and its weight in `digit_weights` is 0.
+pub const EMPTY: u8 = 15;
+
+/// Rank weight of each tile's digit, `(cells−j−1)(cells−j−2)…(cells−k+1)`, and 0 from `k`
+/// on (so `EMPTY` weighs nothing).
+pub fn digit_weights(cells: usize, k: usize) -> [u32; 16] {
+    let mut w = [0u32; 16];
+    for (j, wj) in w.iter_mut().enumerate().take(k) {
+        *wj = placements(cells - j - 1, k - j - 1) as u32;
+    }
+    w
+}
+
+/// Rank after tile `j` of a pattern slides from cell `from` to the adjacent cell `to`, from
+/// the rank `r` before; `index_at(x)` is the index of the pattern's tile on cell `x`, or
+/// `EMPTY`. Only tile `j`'s digit and the digits of the pattern's later tiles on cells
+/// strictly between (a vertical move jumps `width − 1` cells) change, so neither the table
+/// builder nor the search ranks seven or eight cells per move.
+#[inline]
+pub fn moved_rank(
+    r: usize,
+    weights: &[u32; 16],
+    j: usize,
+    from: usize,
+    to: usize,
+    index_at: impl Fn(usize) -> u8,
+) -> usize {
+    let wj = weights[j] as isize;
+    let (lo, hi, sign) = if to > from {
+        (from, to, 1)
+    } else {
+        (to, from, -1)
+    };
+    let mut delta = (hi - lo) as isize * wj;
+    for x in lo + 1..hi {
+        let i = index_at(x) as usize;
+        // An earlier tile between no longer (or now) sits below tile j; tile j no longer
+        // (or now) sits below a later one.
+        delta += if i < j { -wj } else { weights[i] as isize };
+    }
+    (r as isize + sign * delta) as usize
 }
 
 /// Board geometry as bit masks, for flood fills over cell sets.
@@ -123,9 +185,6 @@ struct Succ {
     cell: u8,
     free: u16,
 }
-
-/// Index marking a cell without a pattern tile: above every tile index.
-const EMPTY: u8 = 15;
 
 /// Successors listed before their marks are read: enough to keep many misses in flight,
 /// few enough to stay in the L1 cache.
@@ -232,8 +291,8 @@ struct Space<'a> {
     geo: Geometry,
     regions: &'a [u16],
     k: usize,
-    /// Rank weight of each tile's digit: `(cells−j−1)(cells−j−2)…(cells−k+1)`.
-    weight: [u32; MAX_TILES],
+    /// Rank weight of each tile's digit (`digit_weights`).
+    weight: [u32; 16],
     /// Regions visited, per placement rank (a mask of their cells).
     vis: &'a [AtomicU16],
     /// Depth + 1 at which the placement was first reached (0: not yet).
@@ -245,16 +304,12 @@ impl Space<'_> {
     /// slides into it) and prefetches their marks.
     #[inline]
     fn expand(&self, s: State, batch: &mut Vec<Succ>) {
-        // Per cell: the index of the pattern tile on it (EMPTY if none, which counts as a
-        // later tile) and its digit's weight (0 if none); padded so a move's cells in
-        // between can be read without bounds branches.
-        let mut ix = [EMPTY; 32];
-        let mut wt = [0u32; 32];
+        // Per cell: the index of the pattern tile on it, or EMPTY.
+        let mut ix = [EMPTY; 16];
         let mut occupied = 0u32;
         for j in 0..self.k {
             let c = ((s.packed >> (4 * j)) & 15) as usize;
             ix[c] = j as u8;
-            wt[c] = self.weight[j];
             occupied |= 1 << c;
         }
         let free = self.geo.all & !occupied;
@@ -265,7 +320,7 @@ impl Space<'_> {
             while targets != 0 {
                 let t = targets.trailing_zeros() as usize;
                 targets &= targets - 1;
-                let nr = self.moved_rank(s.rank as usize, j, c, t, &ix, &wt);
+                let nr = moved_rank(s.rank as usize, &self.weight, j, c, t, |x| ix[x]);
                 prefetch(&self.vis[nr]);
                 batch.push(Succ {
                     rank: nr as u32,
@@ -304,32 +359,6 @@ impl Space<'_> {
         }
         reached
     }
-
-    /// Rank after tile `j` slides from cell `c` to the adjacent cell `t`. Only tile `j`'s
-    /// digit and the digits of later tiles on cells strictly between `c` and `t` (a vertical
-    /// move jumps over `width − 1` cells) change. The loop always runs `width − 1` times,
-    /// masked for cells not in between, so its branches are predictable.
-    #[inline]
-    fn moved_rank(
-        &self,
-        r: usize,
-        j: usize,
-        c: usize,
-        t: usize,
-        ix: &[u8; 32],
-        wt: &[u32; 32],
-    ) -> usize {
-        let wj = self.weight[j] as isize;
-        let (lo, hi, sign) = if t > c { (c, t, 1) } else { (t, c, -1) };
-        let mut delta = (hi - lo) as isize * wj;
-        for x in lo + 1..lo + self.geo.width {
-            let between = -((x < hi) as isize);
-            let earlier = (ix[x & 31] as usize) < j;
-            let d = if earlier { -wj } else { wt[x & 31] as isize };
-            delta += d & between;
-        }
-        (r as isize + sign * delta) as usize
-    }
 }
 
 /// The table of one pattern, one byte per placement in rank order: the fewest moves of the
@@ -359,10 +388,7 @@ pub fn build_dense(
         "pattern of {k} tiles on {cells} cells"
     );
     let n = placements(cells, k);
-    let mut weight = [0u32; MAX_TILES];
-    for (j, w) in weight.iter_mut().enumerate().take(k) {
-        *w = placements(cells - j - 1, k - j - 1) as u32;
-    }
+    let weight = digit_weights(cells, k);
     let vis: Vec<AtomicU16> = zeroed(n);
     let dist: Vec<AtomicU8> = zeroed(n);
     let regions = region_table(&geo);
