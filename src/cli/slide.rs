@@ -61,10 +61,8 @@ struct SolveArgs {
     /// Print {"length","moves","nodes","micros"} as JSON.
     #[arg(long)]
     json: bool,
-    /// Pattern partition for the pdb estimate on boards of ≤ 16 cells: default, 6-6-3,
-    /// 7-7-1, 7-8 (4×4), or tiles spelled out, e.g. "1,2,3,4,5,6,7/8,9,10,11,12,13,14,15".
-    #[arg(long, default_value = "default")]
-    partition: String,
+    #[command(flatten)]
+    tables: TablesArg,
 }
 
 #[derive(clap::Args, Debug)]
@@ -88,10 +86,8 @@ struct PdbArgs {
     /// Ignore the cache and rebuild (the new tables replace the cached ones).
     #[arg(long)]
     rebuild: bool,
-    /// Pattern partition for the pdb estimate on boards of ≤ 16 cells: default, 6-6-3,
-    /// 7-7-1, 7-8 (4×4), or tiles spelled out, e.g. "1,2,3,4,5,6,7/8,9,10,11,12,13,14,15".
-    #[arg(long, default_value = "default")]
-    partition: String,
+    #[command(flatten)]
+    tables: TablesArg,
 }
 
 #[derive(clap::Args, Debug)]
@@ -115,10 +111,8 @@ struct BenchArgs {
     /// Print one line per position and algorithm.
     #[arg(long)]
     verbose: bool,
-    /// Pattern partition for the pdb estimate on boards of ≤ 16 cells: default, 6-6-3,
-    /// 7-7-1, 7-8 (4×4), or tiles spelled out, e.g. "1,2,3,4,5,6,7/8,9,10,11,12,13,14,15".
-    #[arg(long, default_value = "default")]
-    partition: String,
+    #[command(flatten)]
+    tables: TablesArg,
 }
 
 #[derive(clap::Args, Debug)]
@@ -159,8 +153,8 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
         depth: a.depth,
         max_nodes: a.max_nodes,
     };
-    let tables = (heur == Heuristic::Pdb && a.partition != "default")
-        .then(|| tables_for(p.width(), p.height(), &a.partition))
+    let tables = (heur == Heuristic::Pdb && a.tables.partition != "default")
+        .then(|| tables_for(p.width(), p.height(), &a.tables.partition))
         .transpose()?;
     let s = solve_with(&p, &a.goal, a.algo, heur, &limits, tables)?;
     let moves = moves_to_string(&s.moves);
@@ -200,6 +194,15 @@ fn gen_cmd(a: GenArgs) -> Result<()> {
     Ok(())
 }
 
+/// `--partition`, shared by the commands that use pattern tables.
+#[derive(clap::Args, Debug)]
+struct TablesArg {
+    /// Pattern partition for the pdb estimate on boards of ≤ 16 cells: default, 6-6-3,
+    /// 7-7-1, 7-8 (4×4), or tiles spelled out, e.g. "1,2,3,4,5,6,7/8,9,10,11,12,13,14,15".
+    #[arg(long, default_value = "default")]
+    partition: String,
+}
+
 /// Pattern tables of a named partition (see `--partition`).
 fn tables_for(width: usize, height: usize, name: &str) -> Result<Arc<PatternDb>> {
     PatternDb::for_patterns(width, height, pdb::partition(width, height, name)?)
@@ -208,7 +211,7 @@ fn tables_for(width: usize, height: usize, name: &str) -> Result<Arc<PatternDb>>
 fn pdb_cmd(a: PdbArgs) -> Result<()> {
     let (r, c) = parse_size(&a.size)?;
     let dir = pdb::cache_dir();
-    let pats = pdb::partition(c, r, &a.partition)?;
+    let pats = pdb::partition(c, r, &a.tables.partition)?;
     if a.rebuild {
         for p in &pats {
             let f = pdb::cache_file(&dir, c, r, p);
@@ -298,7 +301,7 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
     let mut tables = None;
     if runs.iter().any(|r| r.heur == Heuristic::Pdb) && cells <= 16 {
         let t = Instant::now();
-        let db = tables_for(first.width(), first.height(), &a.partition)?;
+        let db = tables_for(first.width(), first.height(), &a.tables.partition)?;
         tables = Some(db.clone());
         println!(
             "pattern tables {:?}{}: ready in {:.2} s (cache: {})",

@@ -238,7 +238,7 @@ fn advise_huge(_: *const u8, _: usize) {}
 
 /// Every region: entry `free << 4 | cell` is the cells of `free` connected to `cell` (2 MB
 /// for 16 cells). The flood fill's data-dependent loop exit was the hottest branch of the
-/// builder's inner loop (about a third of its samples under `perf`).
+/// builder's inner loop (a third of the samples in `settle` under `perf`).
 fn region_table(geo: &Geometry) -> Vec<u16> {
     let mut table = vec![0u16; (1usize << geo.cells) << 4];
     for free in 0..=geo.all {
