@@ -17,6 +17,7 @@
 //! [`check_link`].
 
 pub mod exhaustive;
+mod freebits;
 pub mod generate;
 pub mod padded;
 mod pairing;

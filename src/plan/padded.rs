@@ -15,6 +15,7 @@
 //! preference (fewest turns, then shortest, first found on ties), so the same move draws the
 //! same line whichever finder produced it.
 
+use super::freebits::{Corners, FreeBits};
 use crate::board::{Board, Cell, Gravity, Point, Pos, Rules};
 
 /// A free cell (board or ring).
@@ -267,13 +268,7 @@ impl Ctx {
 
     /// The shared link test: `(corners, count)` in padded coordinates. With `best` false it
     /// returns the first legal path found (any shape), which is all the search needs.
-    fn link_corners(
-        &self,
-        st: &State,
-        a: Idx,
-        b: Idx,
-        best: bool,
-    ) -> Option<([(usize, usize); 4], usize)> {
+    fn link_corners(&self, st: &State, a: Idx, b: Idx, best: bool) -> Option<Corners> {
         if a == b || st.cells[a as usize] != st.cells[b as usize] {
             return None;
         }
@@ -286,14 +281,23 @@ impl Ctx {
         a != b && self.corners_between(st, a, b, false).is_some()
     }
 
+    /// Free-cell masks of `st` for the fast path test, when the grid fits them.
+    fn free_bits(&self, st: &State) -> Option<FreeBits> {
+        FreeBits::new(&st.cells, self.w, |v| v == EMPTY)
+    }
+
+    /// The first path found between the cells `a` and `b` (distinct): by masks when `fb`
+    /// (the masks of `st`) is given, else by scanning the bytes; the same path either way.
+    #[inline]
+    fn any_path(&self, st: &State, fb: Option<&FreeBits>, a: Idx, b: Idx) -> Option<Corners> {
+        match fb {
+            Some(fb) => fb.first_path(self.rc(a), self.rc(b)),
+            None => self.corners_between(st, a, b, false),
+        }
+    }
+
     /// The path search proper; only cells strictly between the ends are looked at.
-    fn corners_between(
-        &self,
-        st: &State,
-        a: Idx,
-        b: Idx,
-        best: bool,
-    ) -> Option<([(usize, usize); 4], usize)> {
+    fn corners_between(&self, st: &State, a: Idx, b: Idx, best: bool) -> Option<Corners> {
         let (ra, ca) = self.rc(a);
         let (rb, cb) = self.rc(b);
         let w = self.w;
@@ -390,6 +394,7 @@ impl Ctx {
     pub fn pairs(&self, st: &State, groups: &mut Vec<Vec<Idx>>, out: &mut Vec<(Idx, Idx)>) {
         out.clear();
         self.groups(st, groups);
+        let fb = self.free_bits(st);
         for (i, &v) in st.cells.iter().enumerate() {
             if v == EMPTY || v == WALL {
                 continue;
@@ -398,7 +403,7 @@ impl Ctx {
             let ea = self.exposed(st, i);
             for &b in groups[v as usize].iter().filter(|&&b| b > a) {
                 let eb = ea && self.exposed(st, b as usize);
-                if (eb || self.touching(a, b)) && self.can_link(st, a, b) {
+                if (eb || self.touching(a, b)) && self.any_path(st, fb.as_ref(), a, b).is_some() {
                     out.push((a, b));
                 }
             }
@@ -408,6 +413,7 @@ impl Ctx {
     /// The first removable pair in that order, without listing the rest (greedy's move).
     pub fn first_pair(&self, st: &State, groups: &mut Vec<Vec<Idx>>) -> Option<(Idx, Idx)> {
         self.groups(st, groups);
+        let fb = self.free_bits(st);
         for (i, &v) in st.cells.iter().enumerate() {
             if v == EMPTY || v == WALL {
                 continue;
@@ -416,7 +422,7 @@ impl Ctx {
             let ea = self.exposed(st, i);
             for &b in groups[v as usize].iter().filter(|&&b| b > a) {
                 let eb = ea && self.exposed(st, b as usize);
-                if (eb || self.touching(a, b)) && self.can_link(st, a, b) {
+                if (eb || self.touching(a, b)) && self.any_path(st, fb.as_ref(), a, b).is_some() {
                     return Some((a, b));
                 }
             }
@@ -647,6 +653,7 @@ impl Ctx {
             left = groups.iter().flatten().map(|&x| Peel::unknown(x)).collect();
         }
         let mut order = Vec::with_capacity(left.len());
+        let mut fb = self.free_bits(&relaxed);
         loop {
             let before = left.len();
             left.retain(|p| {
@@ -655,7 +662,7 @@ impl Ctx {
                 let kept = p.witness != x
                     && st.cells[p.witness as usize] == v
                     && allowed(x, p.witness)
-                    && self.path_free(&relaxed, p);
+                    && self.path_free(&relaxed, fb.as_ref(), p);
                 let found = if kept {
                     Some(*p)
                 } else {
@@ -665,7 +672,7 @@ impl Ctx {
                         if y == x || !(open || self.touching(x, y)) || !allowed(x, y) {
                             return None;
                         }
-                        let (corners, len) = self.corners_between(&relaxed, x, y, false)?;
+                        let (corners, len) = self.any_path(&relaxed, fb.as_ref(), x, y)?;
                         let mut p = Peel::unknown(x);
                         p.witness = y;
                         p.len = len as u8;
@@ -678,6 +685,10 @@ impl Ctx {
                 match found {
                     Some(p) => {
                         relaxed.cells[x as usize] = EMPTY;
+                        if let Some(fb) = fb.as_mut() {
+                            let (r, c) = self.rc(x);
+                            fb.set_free(r, c);
+                        }
                         order.push(p);
                         false
                     }
@@ -695,9 +706,20 @@ impl Ctx {
 
     /// Whether every cell of a recorded path between its two ends (corners included) is
     /// free on `st`.
-    fn path_free(&self, st: &State, p: &Peel) -> bool {
+    fn path_free(&self, st: &State, fb: Option<&FreeBits>, p: &Peel) -> bool {
         let n = p.len as usize;
         let end = p.corners[n - 1];
+        if let Some(fb) = fb {
+            return (1..n).all(|k| {
+                let ((r0, c0), (r1, c1)) = (self.rc(p.corners[k - 1]), self.rc(p.corners[k]));
+                let between = if r0 == r1 {
+                    fb.clear_row(r0, c0, c1)
+                } else {
+                    fb.clear_col(c0, r0, r1)
+                };
+                between && (p.corners[k] == end || st.cells[p.corners[k] as usize] == EMPTY)
+            });
+        }
         (1..n).all(|k| {
             let (from, to) = (p.corners[k - 1], p.corners[k]);
             let step = if from / self.w as Idx == to / self.w as Idx {
@@ -785,6 +807,43 @@ mod tests {
         assert_eq!(ctx.pos(ctx.idx(Pos::new(1, 2))), Pos::new(1, 2));
     }
 
+    /// The mask path test finds the same first path as the byte scans, for every pair of
+    /// cells of boards with walls, with and without the ring, at every stage of a game.
+    #[test]
+    fn free_bits_find_the_same_paths() {
+        let mut compared = 0;
+        for seed in 0..40u64 {
+            let spec = GenSpec {
+                rows: 2 + (seed % 9) as usize,
+                cols: 2 + (seed % 11) as usize,
+                types: 2 + (seed % 4) as usize,
+                copies: 2,
+                obstacles: (seed % 5) as usize,
+                seed,
+            };
+            let Ok(board) = generate(&spec) else { continue };
+            let (ctx, mut st) = Ctx::new(&board, &rules(seed % 2 == 0, Gravity::None)).unwrap();
+            let mut groups = Vec::new();
+            loop {
+                let fb = ctx.free_bits(&st).expect("small grid");
+                for a in 0..st.cells.len() as Idx {
+                    for b in 0..st.cells.len() as Idx {
+                        if a != b {
+                            let bits = fb.first_path(ctx.rc(a), ctx.rc(b));
+                            assert_eq!(bits, ctx.corners_between(&st, a, b, false), "{a} {b}");
+                            compared += bits.is_some() as usize;
+                        }
+                    }
+                }
+                let Some((a, b)) = ctx.first_pair(&st, &mut groups) else {
+                    break;
+                };
+                ctx.remove(&mut st, a, b);
+            }
+        }
+        assert!(compared > 10_000, "only {compared} paths compared");
+    }
+
     /// Pairs, paths, gravity and hash agree with the reference code on random boards.
     #[test]
     fn agrees_with_board_rules() {
@@ -864,7 +923,7 @@ mod tests {
                 for p in hinted.iter().flatten() {
                     let (x, y) = (p.tile as usize, p.witness as usize);
                     assert!(x != y && st.cells[x] == st.cells[y] && allowed(p.tile, p.witness));
-                    assert!(ctx.path_free(&relaxed, p), "seed {seed} step {step}");
+                    assert!(ctx.path_free(&relaxed, None, p), "seed {seed} step {step}");
                     relaxed.cells[x] = EMPTY;
                 }
                 if let Some(p) = ctx.relaxed_clearable(&st, &groups, |_, _| true, &hint) {
