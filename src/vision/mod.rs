@@ -1032,6 +1032,7 @@ mod tests {
             mean: [0.0; 3],
             spread: 0.0,
             body,
+            rim: None,
         }
     }
 
