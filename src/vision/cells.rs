@@ -167,11 +167,11 @@ pub fn features_with(
     // A rim that cannot be measured only costs the marked-pair test its evidence; the
     // cell's other features stand.
     let rim = if shifts {
-        // Whole pixels (a rim colour needs no sub-pixel accuracy), at least one wide.
+        // At fractional coordinates: the band is a few pixels wide at small pitches, and
+        // whole-pixel bands a pixel off land on the tile's border (rendered look-alike types
+        // then differed by up to 26 at the rim instead of 9).
         let band = |fx0: f32, fy0: f32, fx1: f32, fy1: f32| {
-            let (x0, y0) = ((x + w * fx0) as i64, (y + h * fy0) as i64);
-            let (x1, y1) = ((x + w * fx1) as i64, (y + h * fy1) as i64);
-            integral.mean(x0, y0, x1.max(x0 + 1), y1.max(y0 + 1))
+            integral.mean_f(x + w * fx0, y + h * fy0, x + w * fx1, y + h * fy1)
         };
         let (a, b) = (RIM.0, RIM.1);
         (|| {
