@@ -17,6 +17,10 @@ pub const B: usize = 6;
 pub(crate) const INSET_LO: f32 = 0.15;
 pub(crate) const INSET_HI: f32 = 0.82;
 
+/// The rim band, as fractions of the pitch in from each side of the cell: clear of the
+/// lattice line itself (which may be a pixel off) and of the descriptor's interior.
+const RIM: (f32, f32) = (0.04, 0.12);
+
 /// The block means of one cell at one alignment.
 pub type Desc = [[f32; 3]; B * B];
 
@@ -33,6 +37,11 @@ pub struct CellFeatures {
     /// Mean colours of small patches near the four face corners, where symbols rarely
     /// reach: what every tile of a game shares.
     pub body: [[f32; 3]; 4],
+    /// Mean colours of the tile's rim, a thin band just inside the cell on each side, in
+    /// halves (top, bottom, left, right; two each): the frame every tile of a game shares and
+    /// its art stays inside. Only with the alignment shifts (it is needed for the few cells
+    /// examined closely, not for every trial lattice).
+    pub rim: Option<[[f32; 3]; 8]>,
 }
 
 /// Index of the unshifted descriptor in [`CellFeatures::descs`] when all shifts are there.
@@ -155,11 +164,37 @@ pub fn features_with(
         patch(0.13, 0.7)?,
         patch(0.7, 0.7)?,
     ];
+    // A rim that cannot be measured only costs the marked-pair test its evidence; the
+    // cell's other features stand.
+    let rim = if shifts {
+        // At fractional coordinates: the band is a few pixels wide at small pitches, and
+        // whole-pixel bands a pixel off land on the tile's border (rendered look-alike types
+        // then differed by up to 26 at the rim instead of 9).
+        let band = |fx0: f32, fy0: f32, fx1: f32, fy1: f32| {
+            integral.mean_f(x + w * fx0, y + h * fy0, x + w * fx1, y + h * fy1)
+        };
+        let (a, b) = (RIM.0, RIM.1);
+        (|| {
+            Some([
+                band(0.1, a, 0.5, b)?,
+                band(0.5, a, 0.9, b)?,
+                band(0.1, 1.0 - b, 0.5, 1.0 - a)?,
+                band(0.5, 1.0 - b, 0.9, 1.0 - a)?,
+                band(a, 0.1, b, 0.5)?,
+                band(a, 0.5, b, 0.9)?,
+                band(1.0 - b, 0.1, 1.0 - a, 0.5)?,
+                band(1.0 - b, 0.5, 1.0 - a, 0.9)?,
+            ])
+        })()
+    } else {
+        None
+    };
     Some(CellFeatures {
         descs,
         mean,
         spread,
         body,
+        rim,
     })
 }
 

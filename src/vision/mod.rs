@@ -16,6 +16,7 @@ pub mod calibrate;
 pub mod cells;
 pub mod grid;
 pub mod load;
+pub mod panel;
 pub mod pixels;
 pub mod profile;
 pub mod types;
@@ -103,6 +104,23 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
         detail.0
     } else {
         trim(&integral, frame, detail)
+    };
+    // A backdrop panel closed around the board bounds it where tiles cannot (cleared edge
+    // lines, chrome above it that pairs with itself).
+    let first = if hints.rows.is_some() || hints.cols.is_some() {
+        first
+    } else {
+        let empty: Vec<Pos> = (0..first.grid.rows)
+            .flat_map(|r| (0..first.grid.cols).map(move |c| Pos::new(r, c)))
+            .filter(|&p| first.board.get(p).is_empty())
+            .collect();
+        match panel::fit(frame, &first.grid, &empty) {
+            Some(g2) => match read_cells_detail(&integral_for(frame, &g2), frame, &g2) {
+                Ok((r2, _)) if r2.unsure.len() <= first.unsure.len() => r2,
+                _ => first,
+            },
+            None => first,
+        }
     };
     // The pitch from the pairs just read; kept when the cells read at least as consistently.
     let first = match calibrate::refine_pitch(frame, &first) {
@@ -1032,6 +1050,7 @@ mod tests {
             mean: [0.0; 3],
             spread: 0.0,
             body,
+            rim: None,
         }
     }
 

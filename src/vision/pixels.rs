@@ -84,7 +84,9 @@ impl Integral {
 impl Integral {
     /// The summed-area table at a fractional corner (x, y), bilinear between the integer
     /// corners: treating pixels as little squares, this is the exact sum over [x0, x) × [y0, y).
-    #[inline]
+    /// Always inlined: it is the inner step of [`Integral::corner_sums`], and with a second
+    /// caller the compiler stopped inlining it there (4 % more instructions per read).
+    #[inline(always)]
     fn sum_at(&self, x: f32, y: f32) -> [f64; 3] {
         let fx = (x - self.x0 as f32).clamp(0.0, self.w as f32);
         let fy = (y - self.y0 as f32).clamp(0.0, self.h as f32);
