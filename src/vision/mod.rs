@@ -496,27 +496,7 @@ fn rephase(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Readin
     }
     let step = tiles.len().div_ceil(48);
     let sample: Vec<Pos> = tiles.into_iter().step_by(step).collect();
-    // Median over the sampled tiles of the distance to the nearest other sampled tile.
-    let twin_dist = |g: &Grid| -> Option<f32> {
-        let feats: Vec<CellFeatures> = sample
-            .iter()
-            .map(|p| features_with(integral, g, p.row as i32, p.col as i32, size, false))
-            .collect::<Option<_>>()?;
-        let mut nn: Vec<f32> = (0..feats.len())
-            .map(|i| {
-                // Distances past 40 all mean "no twin": the comparison may stop there.
-                let mut best = 40f32;
-                for (j, f) in feats.iter().enumerate() {
-                    if j != i {
-                        best = best.min(cells::centre_dist_limit(&feats[i], f, best));
-                    }
-                }
-                best
-            })
-            .collect();
-        nn.sort_by(f32::total_cmp);
-        Some(nn[nn.len() / 2])
-    };
+    let twin_dist = |g: &Grid| twin_distance(integral, size, g, &sample);
     let Some(mut base) = twin_dist(&r.grid) else {
         return r;
     };
@@ -564,6 +544,39 @@ fn rephase(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Readin
         }
         _ => r,
     }
+}
+
+/// Median over the cells `sample` of `g` of the distance from each cell's picture to the
+/// nearest other one's: near zero where the lattice sits on tiles (every tile has a twin),
+/// large where each cell holds parts of different tiles. `None` when a cell is off the
+/// frame or fewer than two are given.
+pub(crate) fn twin_distance(
+    integral: &pixels::Integral,
+    size: (u32, u32),
+    g: &Grid,
+    sample: &[Pos],
+) -> Option<f32> {
+    if sample.len() < 2 {
+        return None;
+    }
+    let feats: Vec<CellFeatures> = sample
+        .iter()
+        .map(|p| features_with(integral, g, p.row as i32, p.col as i32, size, false))
+        .collect::<Option<_>>()?;
+    let mut nn: Vec<f32> = (0..feats.len())
+        .map(|i| {
+            // Distances past 40 all mean "no twin": the comparison may stop there.
+            let mut best = 40f32;
+            for (j, f) in feats.iter().enumerate() {
+                if j != i {
+                    best = best.min(cells::centre_dist_limit(&feats[i], f, best));
+                }
+            }
+            best
+        })
+        .collect();
+    nn.sort_by(f32::total_cmp);
+    Some(nn[nn.len() / 2])
 }
 
 /// Doubles the pitch along an axis where the lattice cuts every tile in two.
