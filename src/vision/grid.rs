@@ -23,7 +23,7 @@ pub const MAX_PITCH: usize = 320;
 
 /// A cell is active (shows a picture) when its sampled interior deviates from its own mean
 /// by more than this on average (0..255 per channel).
-const ACTIVE_SPREAD: f32 = 13.0;
+pub(crate) const ACTIVE_SPREAD: f32 = 13.0;
 
 /// The likely pitch along one axis of `profile`, among the other candidates.
 ///
@@ -66,6 +66,7 @@ fn axis(profile: &[f32]) -> Option<AxisLags> {
         cands.iter().take(10).map(|&(l, _)| (l, score(l))).collect();
     scored.sort_by(|a, b| b.1.total_cmp(&a.1));
     let &(mut pick, best) = scored.first()?;
+    let mut coarser = None;
     for &(l, s) in &scored {
         let ratio = pick as f32 / l as f32;
         if l < pick
@@ -74,6 +75,7 @@ fn axis(profile: &[f32]) -> Option<AxisLags> {
             && ratio.round() >= 2.0
             && (ratio - ratio.round()).abs() < 0.05 * ratio
         {
+            coarser = Some(pick);
             pick = l;
         }
     }
@@ -84,6 +86,7 @@ fn axis(profile: &[f32]) -> Option<AxisLags> {
         if let Some(&(l, s)) = scored.iter().find(|&&(l, _)| l.abs_diff(up) <= 1) {
             if s >= best * 0.8 && !odd_ok(pick, m, s) {
                 pick = l;
+                coarser = None;
                 break;
             }
         }
@@ -91,7 +94,12 @@ fn axis(profile: &[f32]) -> Option<AxisLags> {
     if best <= 0.05 {
         return None;
     }
-    Some(AxisLags { p, scored, pick })
+    Some(AxisLags {
+        p,
+        scored,
+        pick,
+        coarser,
+    })
 }
 
 /// The candidate spacings of one axis: the smoothed profile, the lags scored (best first)
@@ -100,6 +108,9 @@ struct AxisLags {
     p: Vec<f32>,
     scored: Vec<(usize, f32)>,
     pick: usize,
+    /// The lag the pick stepped down from, when a fraction of a better-scored lag won: a
+    /// symbol's edges can pass the fraction's tests too, so that lattice is laid as well.
+    coarser: Option<usize>,
 }
 
 impl AxisLags {
@@ -276,20 +287,38 @@ pub(crate) fn locate(frame: &RgbaImage, hints: &Hints) -> Result<(Grid, Integral
     let mut tries: Vec<(usize, usize)> = vec![(cols.pick, rows.pick)];
     let (cw, rh) = (cols.pick as f32, rows.pick as f32);
     if !(0.6..=1.67).contains(&(cw / rh)) {
+        // A size made from an axis's own pick is tried on that axis even where its
+        // autocorrelation shows no peak: full-width lines (a title bar) can bury the pitch
+        // under its double.
+        let own = |t: f32, pick: f32, lags: &AxisLags| {
+            lags.best_within(t / 1.25, t * 1.25).or_else(|| {
+                let own = t == pick / 2.0 || t == pick * 2.0;
+                let fits = t >= MIN_PITCH as f32 && t * 2.0 <= lags.p.len() as f32;
+                (own && fits).then_some(t.round() as usize)
+            })
+        };
         for t in [cw, rh, cw * 2.0, rh / 2.0, cw / 2.0, rh * 2.0] {
-            if let (Some(c), Some(r)) = (
-                cols.best_within(t / 1.25, t * 1.25),
-                rows.best_within(t / 1.25, t * 1.25),
-            ) {
+            if let (Some(c), Some(r)) = (own(t, cw, &cols), own(t, rh, &rows)) {
                 if !tries.contains(&(c, r)) {
                     tries.push((c, r));
                 }
             }
         }
     }
-    let mut best: Option<(f32, Grid, Integral)> = None;
+    // The lattice before a step down to a fraction of the pitch is laid too, but it can only
+    // win on its twins (see `sharper_multiple`), not on paired area, which favours coarse
+    // lattices (cells of 2×2 tiles pair loosely).
+    let coarser = (
+        cols.coarser.unwrap_or(cols.pick),
+        rows.coarser.unwrap_or(rows.pick),
+    );
+    let coarser_try = (!tries.contains(&coarser)).then_some(tries.len());
+    if coarser_try.is_some() {
+        tries.push(coarser);
+    }
+    let mut found: Vec<(f32, Grid, Integral)> = Vec::new();
     let mut refusal = None;
-    for (c, r) in tries {
+    for (k, (c, r)) in tries.into_iter().enumerate() {
         let (Some(x), Some(y)) = (cols.fit(c), rows.fit(r)) else {
             continue;
         };
@@ -303,19 +332,68 @@ pub(crate) fn locate(frame: &RgbaImage, hints: &Hints) -> Result<(Grid, Integral
         }
         match lattice_board(frame, hints, window, x, y) {
             Ok((g, integral, score)) => {
-                if best.as_ref().is_none_or(|b| score > b.0) {
-                    best = Some((score, g, integral));
-                }
+                // Below every lattice scored on paired area.
+                let score = if Some(k) == coarser_try { -1.0 } else { score };
+                found.push((score, g, integral));
             }
             Err(e) => {
                 refusal.get_or_insert(e);
             }
         }
     }
-    match best {
-        Some((_, g, integral)) => Ok((g, integral)),
-        None => Err(refusal.unwrap_or_else(|| no_lattice("tile", window))),
+    let Some(top) = (0..found.len()).max_by(|&a, &b| found[a].0.total_cmp(&found[b].0)) else {
+        return Err(refusal.unwrap_or_else(|| no_lattice("tile", window)));
+    };
+    let top = sharper_multiple(frame, &found, top);
+    let (_, g, integral) = found.swap_remove(top);
+    Ok((g, integral))
+}
+
+/// The median twin distance of up to 48 of the tiles read on `g`.
+fn lattice_twins(frame: &RgbaImage, g: &Grid, integral: &Integral) -> Option<f32> {
+    let (r, _) = super::read_cells_detail(integral, frame, g).ok()?;
+    let tiles: Vec<_> = r.board.tiles().map(|(p, _)| p).collect();
+    let step = tiles.len().div_ceil(48).max(1);
+    let sample: Vec<_> = tiles.into_iter().step_by(step).collect();
+    super::twin_distance(integral, frame.dimensions(), g, &sample)
+}
+
+/// Among `found` lattices (paired-picture score, grid, summed-area table), the one to use
+/// instead of `top` (the best scored): a lattice whose pitch is a whole multiple or fraction
+/// of `top`'s on each axis and whose tiles' pictures have clearly nearer twins.
+///
+/// Paired-picture area cannot choose between such lattices: cells of 2×2 tiles pair
+/// loosely on a board of few types, and quarters of tiles pair as well as tiles do. The
+/// twin distance can: on the tiles' own lattice every picture has a near-exact twin, while a
+/// cell spanning several tiles seldom has one (measured on the fixtures: 0.02–2.1 on the
+/// tiles' lattice, 7–15 at twice or three times its pitch), and a lattice at half the pitch
+/// over noise and JPEG twins its quarters less well than the tiles (4.0 against 1.0 on
+/// `case0154`). "Clearly" is the margin [`super::rephase`] uses for phases: under 30 %.
+fn sharper_multiple(frame: &RgbaImage, found: &[(f32, Grid, Integral)], top: usize) -> usize {
+    let multiple = |a: f32, b: f32| {
+        let r = a.max(b) / a.min(b);
+        (r - r.round()).abs() < 0.04 * r && r.round() <= 4.0
+    };
+    let related: Vec<usize> = (0..found.len())
+        .filter(|&i| {
+            let (p, q) = (found[i].1.pitch, found[top].1.pitch);
+            i != top && multiple(p.0, q.0) && multiple(p.1, q.1)
+        })
+        .collect();
+    if related.is_empty() {
+        return top;
     }
+    let twin = |i: usize| lattice_twins(frame, &found[i].1, &found[i].2);
+    let Some(base) = twin(top) else {
+        return top;
+    };
+
+    related
+        .into_iter()
+        .filter_map(|i| twin(i).map(|d| (d, i)))
+        .filter(|&(d, _)| d < base * 0.5)
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map_or(top, |(_, i)| i)
 }
 
 /// The refusal for a frame area (x, y, w, h) where no regular spacing shows along `axis`.
@@ -589,4 +667,34 @@ fn board_box(
     let (c0, c1) = fit(c0, c1, hint.1, &|c| (r0..=r1).all(|r| is_bg(r as i64, c)));
     let (r0, r1) = fit(r0, r1, hint.0, &|r| (c0..=c1).all(|c| is_bg(r, c as i64)));
     Some(((c0, r0, c1, r1), score))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::fixtures::fixture_case;
+
+    /// Pastel tiles on noise under JPEG: both axes' profiles step down to half the pitch
+    /// (27 for 53.8), and on paired area the half lattice's quarters scored close to the
+    /// tiles. The tiles' own lattice twins its pictures four times better.
+    #[test]
+    fn a_half_pitch_lattice_gives_way_to_the_tiles_own() {
+        let (frame, truth, _) = fixture_case(154);
+        let g = find_grid(&frame, &Hints::default()).expect("a board");
+        assert_eq!((g.rows, g.cols), (truth.rows, truth.cols));
+        assert!((g.pitch.0 - truth.pitch.0).abs() < 0.5, "{:?}", g.pitch);
+        assert!((g.pitch.1 - truth.pitch.1).abs() < 0.5, "{:?}", g.pitch);
+    }
+
+    /// A sparse board under a title and a status bar: the rows' autocorrelation shows two
+    /// rows (108) and no peak at 54, and cells of 2×2 tiles of a 40 %-full board pair on
+    /// area more than the tiles do. Half of the rows' own pick is laid, and its twins win.
+    #[test]
+    fn a_sparse_board_is_not_read_at_twice_its_pitch() {
+        let (frame, truth, _) = fixture_case(194);
+        let g = find_grid(&frame, &Hints::default()).expect("a board");
+        assert!((g.pitch.0 - truth.pitch.0).abs() < 0.5, "{:?}", g.pitch);
+        assert!((g.pitch.1 - truth.pitch.1).abs() < 0.5, "{:?}", g.pitch);
+        assert_eq!((g.rows, g.cols), (truth.rows, truth.cols));
+    }
 }

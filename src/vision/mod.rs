@@ -144,6 +144,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     // Halves merged first: a doubled pitch may still need its phase.
     let reading = merge_halves(&integral, frame, reading);
     let reading = rephase(&integral, frame, reading);
+    let reading = extend_past_gaps(frame, reading);
     let g = reading.grid;
     check_animation(frame, &g)?;
     let reading = wall_off_crowded(check_types(reading)?);
@@ -194,8 +195,9 @@ fn type_threshold(cells: &[&CellFeatures]) -> f32 {
 
 /// Drops edge rows and columns that are not board: a line along the edge whose pictures
 /// largely (over 40 %) have no partner anywhere, or mostly (over 60 %) repeat along the
-/// line (other game panels, a frame around the board), or both together (over 55 %),
-/// goes, one line at a time, while at least two rows and columns remain.
+/// line (other game panels, a frame around the board), or both together (over 55 %), or
+/// that shows no texture at all, goes, one line at a time, while at least two rows and
+/// columns remain.
 fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bool>)) -> Reading {
     let (mut r, _) = detail;
     while r.grid.rows > 2 && r.grid.cols > 2 {
@@ -233,11 +235,31 @@ fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bo
                 .max(runs as f32 / n / 0.6)
                 .max((odd + runs) as f32 / n / 0.55)
         };
+        // A line with no textured cell (empty, or read as pictures that have no texture at
+        // all) holds no tile: ground the background model did not explain, such as a
+        // gradient's light end under a title bar that a box through the bar took in. Tiles
+        // and crates are drawn things with texture; a cleared edge line is put back by the
+        // panel fit where a panel says it is board.
+        let bare = |cells: &[Pos]| -> bool {
+            cells.iter().all(|&p| {
+                r.board.get(p).is_empty()
+                    || features_with(
+                        integral,
+                        &g,
+                        p.row as i32,
+                        p.col as i32,
+                        frame.dimensions(),
+                        false,
+                    )
+                    .is_some_and(|f| f.spread < grid::ACTIVE_SPREAD)
+            })
+        };
+        let score = |cells: Vec<Pos>| if bare(&cells) { 2.0 } else { bad(cells) };
         let edges = [
-            bad((0..g.cols).map(|c| Pos::new(0, c)).collect()),
-            bad((0..g.cols).map(|c| Pos::new(g.rows - 1, c)).collect()),
-            bad((0..g.rows).map(|row| Pos::new(row, 0)).collect()),
-            bad((0..g.rows).map(|row| Pos::new(row, g.cols - 1)).collect()),
+            score((0..g.cols).map(|c| Pos::new(0, c)).collect()),
+            score((0..g.cols).map(|c| Pos::new(g.rows - 1, c)).collect()),
+            score((0..g.rows).map(|row| Pos::new(row, 0)).collect()),
+            score((0..g.rows).map(|row| Pos::new(row, g.cols - 1)).collect()),
         ];
         let (k, worst) = edges
             .iter()
@@ -496,27 +518,7 @@ fn rephase(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Readin
     }
     let step = tiles.len().div_ceil(48);
     let sample: Vec<Pos> = tiles.into_iter().step_by(step).collect();
-    // Median over the sampled tiles of the distance to the nearest other sampled tile.
-    let twin_dist = |g: &Grid| -> Option<f32> {
-        let feats: Vec<CellFeatures> = sample
-            .iter()
-            .map(|p| features_with(integral, g, p.row as i32, p.col as i32, size, false))
-            .collect::<Option<_>>()?;
-        let mut nn: Vec<f32> = (0..feats.len())
-            .map(|i| {
-                // Distances past 40 all mean "no twin": the comparison may stop there.
-                let mut best = 40f32;
-                for (j, f) in feats.iter().enumerate() {
-                    if j != i {
-                        best = best.min(cells::centre_dist_limit(&feats[i], f, best));
-                    }
-                }
-                best
-            })
-            .collect();
-        nn.sort_by(f32::total_cmp);
-        Some(nn[nn.len() / 2])
-    };
+    let twin_dist = |g: &Grid| twin_distance(integral, size, g, &sample);
     let Some(mut base) = twin_dist(&r.grid) else {
         return r;
     };
@@ -564,6 +566,108 @@ fn rephase(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Readin
         }
         _ => r,
     }
+}
+
+/// How many lines past an edge [`extend_past_gaps`] looks: a cleared line or two and the
+/// tiles beyond them.
+const EXTEND_LINES: usize = 3;
+
+/// Grows the board over lines past an edge where tiles lie beyond cleared lines.
+///
+/// The busy area, and so the lattice, can stop at an empty column with a few tiles beyond
+/// it (their busy blocks form a small group of their own, like chrome's), and those tiles'
+/// partners are then left with an odd count inside the board. So a side grows by up to
+/// [`EXTEND_LINES`] lines, its outermost line holding a tile, when the cells read on the
+/// grown lattice have fewer unsure ones and none of them in the added lines: the tiles
+/// beyond then completed pairs the board had open. Title bars and panels beyond a board add
+/// pictures without partners and are left out.
+fn extend_past_gaps(frame: &RgbaImage, r: Reading) -> Reading {
+    if r.unsure.is_empty() {
+        return r;
+    }
+    let mut best = r;
+    // Sides: left, right, top, bottom.
+    for side in 0..4 {
+        let base = best.grid;
+        let mut pick: Option<Reading> = None;
+        for k in 1..=EXTEND_LINES {
+            let mut g = base;
+            match side {
+                0 => {
+                    g.origin.0 -= k as f32 * g.pitch.0;
+                    g.cols += k;
+                }
+                1 => g.cols += k,
+                2 => {
+                    g.origin.1 -= k as f32 * g.pitch.1;
+                    g.rows += k;
+                }
+                _ => g.rows += k,
+            }
+            if check_grid(frame, &g).is_err() {
+                break;
+            }
+            let Ok((n, _)) = read_cells_detail(&integral_for(frame, &g), frame, &g) else {
+                break;
+            };
+            // Cells of the grown lattice that lie past the old board.
+            let added = |p: Pos| match side {
+                0 => p.col < k,
+                1 => p.col >= base.cols,
+                2 => p.row < k,
+                _ => p.row >= base.rows,
+            };
+            let outer = |p: Pos| match side {
+                0 => p.col == 0,
+                1 => p.col == g.cols - 1,
+                2 => p.row == 0,
+                _ => p.row == g.rows - 1,
+            };
+            let outer_tile = n.board.tiles().any(|(p, _)| outer(p));
+            let sure = !n.unsure.iter().any(|&p| added(p));
+            let fewer = pick.as_ref().map_or(best.unsure.len(), |q| q.unsure.len());
+            if outer_tile && sure && n.unsure.len() < fewer {
+                pick = Some(n);
+            }
+        }
+        if let Some(n) = pick {
+            best = n;
+        }
+    }
+    best
+}
+
+/// Median over the cells `sample` of `g` of the distance from each cell's picture to the
+/// nearest other one's: near zero where the lattice sits on tiles (every tile has a twin),
+/// large where each cell holds parts of different tiles. `None` when a cell is off the
+/// frame or fewer than two are given.
+pub(crate) fn twin_distance(
+    integral: &pixels::Integral,
+    size: (u32, u32),
+    g: &Grid,
+    sample: &[Pos],
+) -> Option<f32> {
+    if sample.len() < 2 {
+        return None;
+    }
+    let feats: Vec<CellFeatures> = sample
+        .iter()
+        .map(|p| features_with(integral, g, p.row as i32, p.col as i32, size, false))
+        .collect::<Option<_>>()?;
+    let mut nn: Vec<f32> = (0..feats.len())
+        .map(|i| {
+            // Distances past 40 all mean "no twin": the comparison may stop there.
+            let mut best = 40f32;
+            for (j, f) in feats.iter().enumerate() {
+                if j != i {
+                    best = best.min(cells::centre_dist_limit(&feats[i], f, best));
+                }
+            }
+            best
+        })
+        .collect();
+    nn.sort_by(f32::total_cmp);
+    Some(nn[nn.len() / 2])
 }
 
 /// Doubles the pitch along an axis where the lattice cuts every tile in two.
@@ -1043,6 +1147,29 @@ fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> (Vec<usize>, Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Classic on a gradient at 150 %: the box through the title bar took in the gradient's
+    /// light top (two lines read as one big flat type, walled off as obstacles) and two
+    /// empty columns. Lines without texture go from the edges.
+    #[test]
+    fn untextured_edge_lines_are_not_board() {
+        let (frame, truth, board) = crate::render::fixtures::fixture_case(132);
+        let r = read(&frame, &Hints::default()).expect("a board");
+        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
+        assert_eq!(r.board.tile_count(), board.tile_count());
+    }
+
+    /// Mahjong 9×19 at 150 %: a cleared column and three columns of tiles beyond it, which
+    /// the busy area left out (read 9×16 with 4 unsure cells, their partners). The tiles
+    /// beyond complete those pairs, so the board grows over them.
+    #[test]
+    fn tiles_beyond_a_cleared_column_join_the_board() {
+        let (frame, truth, board) = crate::render::fixtures::fixture_case(83);
+        let r = read(&frame, &Hints::default()).expect("a board");
+        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
+        assert_eq!(r.board.tile_count(), board.tile_count());
+        assert!(r.unsure.is_empty(), "{:?}", r.unsure);
+    }
 
     fn cell(body: [[f32; 3]; 4]) -> CellFeatures {
         CellFeatures {
