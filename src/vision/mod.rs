@@ -914,7 +914,7 @@ fn read_cells_detail(
         }
     }
     let ring = ring_features(integral, grid, size);
-    let empty = classify_empty(&feats, &ring);
+    let empty = classify_empty(&feats, &ring, grid.cols);
     let full: Vec<usize> = (0..feats.len()).filter(|&i| !empty[i]).collect();
     let refs: Vec<&CellFeatures> = full.iter().map(|&i| &feats[i]).collect();
     let expand = |k: usize| {
@@ -994,10 +994,11 @@ fn ring_features(integral: &pixels::Integral, g: &Grid, size: (u32, u32)) -> Vec
 }
 
 /// Which cells show background. The background's colours and texture are learnt from the
-/// quiet ring cells around the board (or, when the ring is off the frame, from the flattest
-/// board cells); a cell is empty when it is about as flat as that background and close to one
-/// of its colours. Comparing with several ring colours copes with gradients and noise.
-fn classify_empty(feats: &[CellFeatures], ring: &[CellFeatures]) -> Vec<bool> {
+/// quiet ring cells around the board (or, when the ring is off the frame or shows something
+/// else, from the flattest board cells); a cell is empty when it is about as flat as that
+/// background and close to one of its colours. Comparing with several ring colours copes with
+/// gradients and noise. `feats` is row-major with `cols` cells a row.
+fn classify_empty(feats: &[CellFeatures], ring: &[CellFeatures], cols: usize) -> Vec<bool> {
     let quiet: Vec<&CellFeatures> = ring.iter().filter(|f| f.spread < 10.0).collect();
     // Also the flattest board cells, when they are clearly flatter than the typical cell
     // (a full board has no such cells): the ring may be off the frame or show other panels.
@@ -1013,7 +1014,7 @@ fn classify_empty(feats: &[CellFeatures], ring: &[CellFeatures]) -> Vec<bool> {
             refs.iter()
                 .any(|r| colour_dist(r.mean, f.mean) < 18.0 + r.spread)
         });
-        if cut < mid * 0.5 && !explained {
+        if cut < mid * 0.5 && !explained && flat_cells_adjoin(feats, cut, cols) {
             refs.extend(flat);
         }
     }
@@ -1029,6 +1030,35 @@ fn classify_empty(feats: &[CellFeatures], ring: &[CellFeatures]) -> Vec<bool> {
             f.spread < max_spread && refs.iter().any(|r| colour_dist(r.mean, f.mean) < max_dist)
         })
         .collect()
+}
+
+/// Whether the cells no flatter than `cut` lie mostly (over half of them) beside another such
+/// cell: then they are a board's own ground, cleared areas that run along rows and columns
+/// (QQ's 93 empties all have an empty neighbour, Brown Dust II's 5 of 7 to 30 of 30). The
+/// flattest cells of a nearly full board are its obstacles (crates, stones), which a game
+/// scatters as singles: taken for ground they read as empty (rendered boards: 0 to 3 of 2 to
+/// 6 beside another).
+fn flat_cells_adjoin(feats: &[CellFeatures], cut: f32, cols: usize) -> bool {
+    if cols == 0 {
+        return false;
+    }
+    let rows = feats.len() / cols;
+    let flat = |r: usize, c: usize| feats[r * cols + c].spread <= cut;
+    let (mut n, mut beside) = (0usize, 0usize);
+    for r in 0..rows {
+        for c in 0..cols {
+            if !flat(r, c) {
+                continue;
+            }
+            n += 1;
+            let near = (r > 0 && flat(r - 1, c))
+                || (r + 1 < rows && flat(r + 1, c))
+                || (c > 0 && flat(r, c - 1))
+                || (c + 1 < cols && flat(r, c + 1));
+            beside += near as usize;
+        }
+    }
+    n >= 3 && beside * 2 > n
 }
 
 /// Turns the types far more numerous than a tile type can be into obstacles: the locks,
@@ -1179,6 +1209,51 @@ mod tests {
             body,
             rim: None,
         }
+    }
+
+    fn flat_cell(mean: [f32; 3], spread: f32) -> CellFeatures {
+        CellFeatures {
+            mean,
+            spread,
+            ..cell([[0.0; 3]; 4])
+        }
+    }
+
+    /// A board whose flattest cells the ring does not explain: scattered singles are its
+    /// obstacles (they stay non-empty), a run of three along a row is its own ground (QQ's
+    /// empties differ from the ring), and so is a pair beside each other only when more
+    /// cells show the arrangement (two adjacent stones in `case0005`).
+    #[test]
+    fn scattered_flat_cells_are_not_ground() {
+        let ring = vec![flat_cell([200.0, 180.0, 150.0], 2.0); 20];
+        let board = |flat_at: &[usize]| -> Vec<CellFeatures> {
+            (0..24)
+                .map(|i| {
+                    if flat_at.contains(&i) {
+                        flat_cell([90.0, 60.0, 30.0], 6.0)
+                    } else {
+                        flat_cell([120.0, 110.0, 100.0], 45.0)
+                    }
+                })
+                .collect()
+        };
+        let empties = |flat_at: &[usize]| -> Vec<usize> {
+            let e = classify_empty(&board(flat_at), &ring, 6);
+            (0..24).filter(|&i| e[i]).collect()
+        };
+        // 4 × 6: singles at (0,1), (2,4), (3,0).
+        assert_eq!(empties(&[1, 16, 18]), Vec::<usize>::new());
+        assert_eq!(empties(&[2, 3]), Vec::<usize>::new());
+        assert_eq!(empties(&[6, 7, 8, 23]), vec![6, 7, 8, 23]);
+    }
+
+    /// Pastel crates scattered over a full board, on the true grid: they read as empty while
+    /// the flattest cells were taken for the board's own ground.
+    #[test]
+    fn scattered_crates_read_as_obstacles() {
+        let (frame, grid, truth) = crate::render::fixtures::fixture_case(178);
+        let r = read_cells(&frame, &grid).expect("a board");
+        assert_eq!(truth.renaming_mismatches(&r.board), Some(Vec::new()));
     }
 
     /// The dark theme's case: grey stones come within 24–30 of the grey-blue face in two
