@@ -23,7 +23,7 @@ pub const MAX_PITCH: usize = 320;
 
 /// A cell is active (shows a picture) when its sampled interior deviates from its own mean
 /// by more than this on average (0..255 per channel).
-pub(crate) const ACTIVE_SPREAD: f32 = 13.0;
+const ACTIVE_SPREAD: f32 = 13.0;
 
 /// The likely pitch along one axis of `profile`, among the other candidates.
 ///

@@ -195,9 +195,8 @@ fn type_threshold(cells: &[&CellFeatures]) -> f32 {
 
 /// Drops edge rows and columns that are not board: a line along the edge whose pictures
 /// largely (over 40 %) have no partner anywhere, or mostly (over 60 %) repeat along the
-/// line (other game panels, a frame around the board), or both together (over 55 %), or
-/// that shows no texture at all, goes, one line at a time, while at least two rows and
-/// columns remain.
+/// line (other game panels, a frame around the board), or both together (over 55 %),
+/// goes, one line at a time, while at least two rows and columns remain.
 fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bool>)) -> Reading {
     let (mut r, _) = detail;
     while r.grid.rows > 2 && r.grid.cols > 2 {
@@ -235,31 +234,11 @@ fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bo
                 .max(runs as f32 / n / 0.6)
                 .max((odd + runs) as f32 / n / 0.55)
         };
-        // A line with no textured cell (empty, or read as pictures that have no texture at
-        // all) holds no tile: ground the background model did not explain, such as a
-        // gradient's light end under a title bar that a box through the bar took in. Tiles
-        // and crates are drawn things with texture; a cleared edge line is put back by the
-        // panel fit where a panel says it is board.
-        let bare = |cells: &[Pos]| -> bool {
-            cells.iter().all(|&p| {
-                r.board.get(p).is_empty()
-                    || features_with(
-                        integral,
-                        &g,
-                        p.row as i32,
-                        p.col as i32,
-                        frame.dimensions(),
-                        false,
-                    )
-                    .is_some_and(|f| f.spread < grid::ACTIVE_SPREAD)
-            })
-        };
-        let score = |cells: Vec<Pos>| if bare(&cells) { 2.0 } else { bad(cells) };
         let edges = [
-            score((0..g.cols).map(|c| Pos::new(0, c)).collect()),
-            score((0..g.cols).map(|c| Pos::new(g.rows - 1, c)).collect()),
-            score((0..g.rows).map(|row| Pos::new(row, 0)).collect()),
-            score((0..g.rows).map(|row| Pos::new(row, g.cols - 1)).collect()),
+            bad((0..g.cols).map(|c| Pos::new(0, c)).collect()),
+            bad((0..g.cols).map(|c| Pos::new(g.rows - 1, c)).collect()),
+            bad((0..g.rows).map(|row| Pos::new(row, 0)).collect()),
+            bad((0..g.rows).map(|row| Pos::new(row, g.cols - 1)).collect()),
         ];
         let (k, worst) = edges
             .iter()
@@ -1177,17 +1156,6 @@ fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> (Vec<usize>, Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Classic on a gradient at 150 %: the box through the title bar took in the gradient's
-    /// light top (two lines read as one big flat type, walled off as obstacles) and two
-    /// empty columns. Lines without texture go from the edges.
-    #[test]
-    fn untextured_edge_lines_are_not_board() {
-        let (frame, truth, board) = crate::render::fixtures::fixture_case(132);
-        let r = read(&frame, &Hints::default()).expect("a board");
-        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
-        assert_eq!(r.board.tile_count(), board.tile_count());
-    }
 
     /// Mahjong 9×19 at 150 %: a cleared column and three columns of tiles beyond it, which
     /// the busy area left out (read 9×16 with 4 unsure cells, their partners). The tiles
