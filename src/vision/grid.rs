@@ -349,15 +349,6 @@ pub(crate) fn locate(frame: &RgbaImage, hints: &Hints) -> Result<(Grid, Integral
     Ok((g, integral))
 }
 
-/// The median twin distance of up to 48 of the tiles read on `g`.
-fn lattice_twins(frame: &RgbaImage, g: &Grid, integral: &Integral) -> Option<f32> {
-    let (r, _) = super::read_cells_detail(integral, frame, g).ok()?;
-    let tiles: Vec<_> = r.board.tiles().map(|(p, _)| p).collect();
-    let step = tiles.len().div_ceil(48).max(1);
-    let sample: Vec<_> = tiles.into_iter().step_by(step).collect();
-    super::twin_distance(integral, frame.dimensions(), g, &sample)
-}
-
 /// Among `found` lattices (paired-picture score, grid, summed-area table), the one to use
 /// instead of `top` (the best scored): a lattice whose pitch is a whole multiple or fraction
 /// of `top`'s on each axis and whose tiles' pictures have clearly nearer twins.
@@ -383,7 +374,14 @@ fn sharper_multiple(frame: &RgbaImage, found: &[(f32, Grid, Integral)], top: usi
     if related.is_empty() {
         return top;
     }
-    let twin = |i: usize| lattice_twins(frame, &found[i].1, &found[i].2);
+    let twin = |i: usize| -> Option<f32> {
+        let (_, g, integral) = &found[i];
+        let (r, _) = super::read_cells_detail(integral, frame, g).ok()?;
+        let tiles: Vec<_> = r.board.tiles().map(|(p, _)| p).collect();
+        let step = tiles.len().div_ceil(48).max(1);
+        let sample: Vec<_> = tiles.into_iter().step_by(step).collect();
+        super::twin_distance(integral, frame.dimensions(), g, &sample)
+    };
     let Some(base) = twin(top) else {
         return top;
     };

@@ -144,7 +144,6 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     // Halves merged first: a doubled pitch may still need its phase.
     let reading = merge_halves(&integral, frame, reading);
     let reading = rephase(&integral, frame, reading);
-    let reading = extend_past_gaps(frame, reading);
     let g = reading.grid;
     check_animation(frame, &g)?;
     let reading = wall_off_crowded(check_types(reading)?);
@@ -545,75 +544,6 @@ fn rephase(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Readin
         }
         _ => r,
     }
-}
-
-/// How many lines past an edge [`extend_past_gaps`] looks: a cleared line or two and the
-/// tiles beyond them.
-const EXTEND_LINES: usize = 3;
-
-/// Grows the board over lines past an edge where tiles lie beyond cleared lines.
-///
-/// The busy area, and so the lattice, can stop at an empty column with a few tiles beyond
-/// it (their busy blocks form a small group of their own, like chrome's), and those tiles'
-/// partners are then left with an odd count inside the board. So a side grows by up to
-/// [`EXTEND_LINES`] lines, its outermost line holding a tile, when the cells read on the
-/// grown lattice have fewer unsure ones and none of them in the added lines: the tiles
-/// beyond then completed pairs the board had open. Title bars and panels beyond a board add
-/// pictures without partners and are left out.
-fn extend_past_gaps(frame: &RgbaImage, r: Reading) -> Reading {
-    if r.unsure.is_empty() {
-        return r;
-    }
-    let mut best = r;
-    // Sides: left, right, top, bottom.
-    for side in 0..4 {
-        let base = best.grid;
-        let mut pick: Option<Reading> = None;
-        for k in 1..=EXTEND_LINES {
-            let mut g = base;
-            match side {
-                0 => {
-                    g.origin.0 -= k as f32 * g.pitch.0;
-                    g.cols += k;
-                }
-                1 => g.cols += k,
-                2 => {
-                    g.origin.1 -= k as f32 * g.pitch.1;
-                    g.rows += k;
-                }
-                _ => g.rows += k,
-            }
-            if check_grid(frame, &g).is_err() {
-                break;
-            }
-            let Ok((n, _)) = read_cells_detail(&integral_for(frame, &g), frame, &g) else {
-                break;
-            };
-            // Cells of the grown lattice that lie past the old board.
-            let added = |p: Pos| match side {
-                0 => p.col < k,
-                1 => p.col >= base.cols,
-                2 => p.row < k,
-                _ => p.row >= base.rows,
-            };
-            let outer = |p: Pos| match side {
-                0 => p.col == 0,
-                1 => p.col == g.cols - 1,
-                2 => p.row == 0,
-                _ => p.row == g.rows - 1,
-            };
-            let outer_tile = n.board.tiles().any(|(p, _)| outer(p));
-            let sure = !n.unsure.iter().any(|&p| added(p));
-            let fewer = pick.as_ref().map_or(best.unsure.len(), |q| q.unsure.len());
-            if outer_tile && sure && n.unsure.len() < fewer {
-                pick = Some(n);
-            }
-        }
-        if let Some(n) = pick {
-            best = n;
-        }
-    }
-    best
 }
 
 /// Median over the cells `sample` of `g` of the distance from each cell's picture to the
@@ -1156,18 +1086,6 @@ fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> (Vec<usize>, Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Mahjong 9×19 at 150 %: a cleared column and three columns of tiles beyond it, which
-    /// the busy area left out (read 9×16 with 4 unsure cells, their partners). The tiles
-    /// beyond complete those pairs, so the board grows over them.
-    #[test]
-    fn tiles_beyond_a_cleared_column_join_the_board() {
-        let (frame, truth, board) = crate::render::fixtures::fixture_case(83);
-        let r = read(&frame, &Hints::default()).expect("a board");
-        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
-        assert_eq!(r.board.tile_count(), board.tile_count());
-        assert!(r.unsure.is_empty(), "{:?}", r.unsure);
-    }
 
     fn cell(body: [[f32; 3]; 4]) -> CellFeatures {
         CellFeatures {
