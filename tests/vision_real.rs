@@ -209,3 +209,41 @@ fn real_screenshots() {
 
 /// Real screenshots read correctly now (the grid is checked on Brown Dust II too).
 const REAL_FLOOR: usize = 8;
+
+/// Truth files that give a board's size but no cells (Brown Dust II read at the
+/// truth's rows × cols now): their origin misses the strict check for a reason the docs give
+/// (the truth's origin is 6.5 px above the tiles), so the main test cannot see a change of
+/// size. This one counts the sizes alone, so a rule that grows or trims those boards fails.
+const SIZE_ONLY_FLOOR: usize = 4;
+
+#[test]
+fn sizes_of_boards_given_without_cells() {
+    let Some(files) = truth_files() else { return };
+    let mut right = Vec::new();
+    let mut wrong = Vec::new();
+    for f in &files {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+        let (Some(rows), Some(cols)) = (v["rows"].as_u64(), v["cols"].as_u64()) else {
+            continue;
+        };
+        if v["kind"] != "board" || v["cells"].is_array() {
+            continue;
+        }
+        let img = load_image(&f.parent().unwrap().join(v["image"].as_str().unwrap())).unwrap();
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        match read(&img, &Hints::default()) {
+            Ok(r) if (r.grid.rows as u64, r.grid.cols as u64) == (rows, cols) => right.push(name),
+            Ok(r) => wrong.push(format!(
+                "{name}: {}x{} want {rows}x{cols}",
+                r.grid.rows, r.grid.cols
+            )),
+            Err(e) => wrong.push(format!("{name}: {e}")),
+        }
+    }
+    println!("sizes right: {right:?}; wrong: {wrong:?}");
+    assert!(
+        right.len() >= SIZE_ONLY_FLOOR,
+        "board sizes got worse: {} right (floor {SIZE_ONLY_FLOOR}); wrong: {wrong:?}",
+        right.len()
+    );
+}
