@@ -55,6 +55,32 @@ fn run(word: u64, at: usize) -> (usize, usize) {
     (at + 1 - down, at + up - 1)
 }
 
+/// The lowest cross line `k` for a two-turn path between the cells at position `pa` of line
+/// `la` and position `pb` of line `lb` (rows and columns for `lines` = row masks, the other
+/// way round for column masks): both ends' free runs along their own lines reach `k`,
+/// neither end sits on `k`, and every line strictly between `la` and `lb` is free at `k`.
+// Always inlined: as a plain `#[inline]` call the planner's gravity-free bench ran 8 % slower.
+#[inline(always)]
+fn middle_line(
+    lines: &[u64; MAX_SIDE],
+    (la, pa): (usize, usize),
+    (lb, pb): (usize, usize),
+) -> Option<usize> {
+    if la == lb {
+        return None;
+    }
+    let (lo_a, hi_a) = run(lines[la], pa);
+    let (lo_b, hi_b) = run(lines[lb], pb);
+    let ks = span(lo_a.max(lo_b), hi_a.min(hi_b)) & !(1 << pa) & !(1 << pb);
+    if ks == 0 {
+        return None;
+    }
+    // Only now the AND of the lines between: most calls end above, between walled-in tiles.
+    let (lo, hi) = (la.min(lb), la.max(lb));
+    let ks = ks & lines[lo + 1..hi].iter().fold(u64::MAX, |m, &x| m & x);
+    (ks != 0).then(|| ks.trailing_zeros() as usize)
+}
+
 impl FreeBits {
     /// Masks of `cells` (row-major, `w` wide) where `is_free` holds; `None` when the grid
     /// is too big for them.
@@ -106,20 +132,6 @@ impl FreeBits {
         self.cols[c] & m == m
     }
 
-    /// Columns `k` where every cell `(r, k)` strictly between rows `r0` and `r1` is free.
-    #[inline]
-    fn open_columns(&self, r0: usize, r1: usize) -> u64 {
-        let (lo, hi) = (r0.min(r1), r0.max(r1));
-        self.rows[lo + 1..hi].iter().fold(u64::MAX, |m, &x| m & x)
-    }
-
-    /// Rows `k` where every cell `(k, c)` strictly between columns `c0` and `c1` is free.
-    #[inline]
-    fn open_rows(&self, c0: usize, c1: usize) -> u64 {
-        let (lo, hi) = (c0.min(c1), c0.max(c1));
-        self.cols[lo + 1..hi].iter().fold(u64::MAX, |m, &x| m & x)
-    }
-
     /// The first path of at most two turns from `a` to `b` (distinct cells) through free
     /// cells strictly between them, tried in the order of `Ctx::corners_between`: straight,
     /// the corner at `(ra, cb)`, the corner at `(rb, ca)`, then two turns via the lowest
@@ -143,35 +155,13 @@ impl FreeBits {
                 return Some((out, 3));
             }
         }
-        // Along the rows to a column k, down it, along the other row.
-        if ra != rb {
-            let (la, ha) = run(self.rows[ra], ca);
-            let (lb, hb) = run(self.rows[rb], cb);
-            let ks = span(la.max(lb), ha.min(hb)) & !(1 << ca) & !(1 << cb);
-            let ks = if ks == 0 {
-                0
-            } else {
-                ks & self.open_columns(ra, rb)
-            };
-            if ks != 0 {
-                let k = ks.trailing_zeros() as usize;
-                return Some(([a, (ra, k), (rb, k), b], 4));
-            }
+        // Along the rows to a column k, down it, along the other row; then the same with
+        // rows and columns swapped.
+        if let Some(k) = middle_line(&self.rows, (ra, ca), (rb, cb)) {
+            return Some(([a, (ra, k), (rb, k), b], 4));
         }
-        // Along the columns to a row k, across it, along the other column.
-        if ca != cb {
-            let (la, ha) = run(self.cols[ca], ra);
-            let (lb, hb) = run(self.cols[cb], rb);
-            let ks = span(la.max(lb), ha.min(hb)) & !(1 << ra) & !(1 << rb);
-            let ks = if ks == 0 {
-                0
-            } else {
-                ks & self.open_rows(ca, cb)
-            };
-            if ks != 0 {
-                let k = ks.trailing_zeros() as usize;
-                return Some(([a, (k, ca), (k, cb), b], 4));
-            }
+        if let Some(k) = middle_line(&self.cols, (ca, ra), (cb, rb)) {
+            return Some(([a, (k, ca), (k, cb), b], 4));
         }
         None
     }

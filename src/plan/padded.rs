@@ -17,6 +17,8 @@
 
 use super::freebits::{Corners, FreeBits};
 use crate::board::{Board, Cell, Gravity, Point, Pos, Rules};
+use std::convert::Infallible;
+use std::ops::ControlFlow;
 
 /// A free cell (board or ring).
 pub const EMPTY: u8 = 0;
@@ -249,36 +251,19 @@ impl Ctx {
         }
     }
 
-    /// Whether the tiles at `a` and `b` (same type, distinct) can be removed now. Tries
-    /// the shapes in the order of `find_link` but stops at the first that fits.
-    pub fn can_link(&self, st: &State, a: Idx, b: Idx) -> bool {
-        self.link_corners(st, a, b, false).is_some()
-    }
-
-    /// The path `find_link` would choose, in board coordinates (2 to 4 corners).
+    /// The path `find_link` would choose, in board coordinates (2 to 4 corners), when the
+    /// tiles at `a` and `b` (distinct, same type) can be removed now.
     pub fn best_path(&self, st: &State, a: Idx, b: Idx) -> Option<Vec<Point>> {
-        let (corners, n) = self.link_corners(st, a, b, true)?;
+        if a == b || st.cells[a as usize] != st.cells[b as usize] {
+            return None;
+        }
+        let (corners, n) = self.corners_between(st, a, b, true)?;
         Some(
             corners[..n]
                 .iter()
                 .map(|&(r, c)| Point::new(r as i32 - 1, c as i32 - 1))
                 .collect(),
         )
-    }
-
-    /// The shared link test: `(corners, count)` in padded coordinates. With `best` false it
-    /// returns the first legal path found (any shape), which is all the search needs.
-    fn link_corners(&self, st: &State, a: Idx, b: Idx, best: bool) -> Option<Corners> {
-        if a == b || st.cells[a as usize] != st.cells[b as usize] {
-            return None;
-        }
-        self.corners_between(st, a, b, best)
-    }
-
-    /// Whether a path of at most two turns joins the *cells* `a` and `b` through free cells,
-    /// whatever they hold (the relaxation's test, where one end may already be gone).
-    pub fn path_exists(&self, st: &State, a: Idx, b: Idx) -> bool {
-        a != b && self.corners_between(st, a, b, false).is_some()
     }
 
     /// Free-cell masks of `st` for the fast path test, when the grid fits them.
@@ -393,25 +378,27 @@ impl Ctx {
     /// the order of [`crate::board::removable_pairs`]. `groups` is scratch space.
     pub fn pairs(&self, st: &State, groups: &mut Vec<Vec<Idx>>, out: &mut Vec<(Idx, Idx)>) {
         out.clear();
-        self.groups(st, groups);
-        let fb = self.free_bits(st);
-        for (i, &v) in st.cells.iter().enumerate() {
-            if v == EMPTY || v == WALL {
-                continue;
-            }
-            let a = i as Idx;
-            let ea = self.exposed(st, i);
-            for &b in groups[v as usize].iter().filter(|&&b| b > a) {
-                let eb = ea && self.exposed(st, b as usize);
-                if (eb || self.touching(a, b)) && self.any_path(st, fb.as_ref(), a, b).is_some() {
-                    out.push((a, b));
-                }
-            }
-        }
+        let ControlFlow::Continue(()) = self.scan_pairs(st, groups, |a, b| {
+            out.push((a, b));
+            ControlFlow::<Infallible>::Continue(())
+        });
     }
 
     /// The first removable pair in that order, without listing the rest (greedy's move).
     pub fn first_pair(&self, st: &State, groups: &mut Vec<Vec<Idx>>) -> Option<(Idx, Idx)> {
+        match self.scan_pairs(st, groups, |a, b| ControlFlow::Break((a, b))) {
+            ControlFlow::Break(ab) => Some(ab),
+            ControlFlow::Continue(()) => None,
+        }
+    }
+
+    /// Hands every removable pair to `visit` in [`Ctx::pairs`]' order until it breaks.
+    fn scan_pairs<B>(
+        &self,
+        st: &State,
+        groups: &mut Vec<Vec<Idx>>,
+        mut visit: impl FnMut(Idx, Idx) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         self.groups(st, groups);
         let fb = self.free_bits(st);
         for (i, &v) in st.cells.iter().enumerate() {
@@ -423,11 +410,11 @@ impl Ctx {
             for &b in groups[v as usize].iter().filter(|&&b| b > a) {
                 let eb = ea && self.exposed(st, b as usize);
                 if (eb || self.touching(a, b)) && self.any_path(st, fb.as_ref(), a, b).is_some() {
-                    return Some((a, b));
+                    visit(a, b)?;
                 }
             }
         }
-        None
+        ControlFlow::Continue(())
     }
 
     /// Removes the pair and lets the tiles slide, keeping the hash and count up to date.
