@@ -1034,33 +1034,12 @@ fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> (Vec<usize>, Vec
     if cells.is_empty() {
         return (Vec::new(), Vec::new());
     }
-    // The face colour is the most common corner colour (a mode, not a median: symbols and
-    // rounded corners pull a median off): the corner patch with the most others within 20,
-    // averaged with them. At most 240 patches are compared.
+    // The face colour is the most common corner colour, within 20; at most 240 patches are
+    // compared.
     let patches: Vec<[f32; 3]> = cells.iter().flat_map(|x| x.body.iter().copied()).collect();
     let stride = patches.len().div_ceil(240).max(1);
     let sample: Vec<[f32; 3]> = patches.iter().step_by(stride).copied().collect();
-    let support = |p: &[f32; 3]| {
-        sample
-            .iter()
-            .filter(|q| colour_dist(*p, **q) < 20.0)
-            .count()
-    };
-    let seed = sample
-        .iter()
-        .max_by_key(|p| support(p))
-        .copied()
-        .unwrap_or([0.0; 3]);
-    let near: Vec<&[f32; 3]> = sample
-        .iter()
-        .filter(|q| colour_dist(seed, **q) < 20.0)
-        .collect();
-    let mut face = [0f32; 3];
-    for q in &near {
-        for c in 0..3 {
-            face[c] += q[c] / near.len() as f32;
-        }
-    }
+    let face = pixels::mode_colour(&sample, 20.0);
     let far = |x: &CellFeatures| {
         let d = x.body.map(|b| colour_dist(b, face));
         d.iter().filter(|&&d| d <= FACE_ROUGH).count() < 2 || d.iter().all(|&d| d > FACE_CLEAN)

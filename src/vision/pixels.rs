@@ -187,6 +187,24 @@ pub(crate) fn sad_rgb(a: &[u8], b: &[u8], every: usize) -> u32 {
     total
 }
 
+/// The most common colour among `colours` (a mode, not a median: symbols and rounded
+/// corners pull a median off): the one with the most others within `tol`, averaged with
+/// them. Black for no colours.
+pub(crate) fn mode_colour(colours: &[[f32; 3]], tol: f32) -> [f32; 3] {
+    let near = |a: [f32; 3]| colours.iter().filter(move |b| colour_dist(a, **b) < tol);
+    let Some(seed) = colours.iter().max_by_key(|a| near(**a).count()).copied() else {
+        return [0.0; 3];
+    };
+    let n = near(seed).count() as f32;
+    let mut out = [0f32; 3];
+    for b in near(seed) {
+        for ch in 0..3 {
+            out[ch] += b[ch] / n;
+        }
+    }
+    out
+}
+
 /// Mean absolute difference of two colours, per channel (0..255).
 #[inline]
 pub fn colour_dist(a: [f32; 3], b: [f32; 3]) -> f32 {

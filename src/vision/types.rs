@@ -7,7 +7,7 @@
 //! two by JPEG noise, a highlighted tile) and otherwise reported as unsure cells.
 
 use super::cells::{affine_dist, cell_dist, centre_dist_limit, CellFeatures, Desc, B};
-use super::pixels::colour_dist;
+use super::pixels::{colour_dist, mode_colour};
 use std::cell::RefCell;
 
 /// Result of grouping: a group index per input cell (groups numbered in order of first
@@ -211,7 +211,7 @@ fn merge_marked(
             {
                 continue;
             }
-            let face = *faces[gy].get_or_insert_with(|| dominant(y, MARK_FACE));
+            let face = *faces[gy].get_or_insert_with(|| mode_colour(y, MARK_FACE));
             let mut worst = usize::MAX;
             for &i in &members {
                 let agree = full(i).and_then(|f| {
@@ -316,27 +316,6 @@ fn marked_match(y: &Desc, x: &Desc, face: [f32; 3], threshold: f32) -> Option<us
         }
     }
     (reached == nd).then_some(B * B - nd)
-}
-
-/// The picture's most common block colour (its face): the block with the most others
-/// within `tol`, averaged with them.
-fn dominant(d: &Desc, tol: f32) -> [f32; 3] {
-    let near = |a: [f32; 3]| -> Vec<&[f32; 3]> {
-        d.iter().filter(|b| colour_dist(a, **b) < tol).collect()
-    };
-    let seed = d
-        .iter()
-        .max_by_key(|a| near(**a).len())
-        .copied()
-        .unwrap_or([0.0; 3]);
-    let close = near(seed);
-    let mut out = [0f32; 3];
-    for b in &close {
-        for ch in 0..3 {
-            out[ch] += b[ch] / close.len() as f32;
-        }
-    }
-    out
 }
 
 #[cfg(test)]
