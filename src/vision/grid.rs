@@ -377,9 +377,7 @@ fn sharper_multiple(frame: &RgbaImage, found: &[(f32, Grid, Integral)], top: usi
     let twin = |i: usize| -> Option<f32> {
         let (_, g, integral) = &found[i];
         let (r, _) = super::read_cells_detail(integral, frame, g).ok()?;
-        let tiles: Vec<_> = r.board.tiles().map(|(p, _)| p).collect();
-        let step = tiles.len().div_ceil(48).max(1);
-        let sample: Vec<_> = tiles.into_iter().step_by(step).collect();
+        let sample = super::twin_sample(&r.board);
         super::twin_distance(integral, frame.dimensions(), g, &sample)
     };
     let Some(base) = twin(top) else {

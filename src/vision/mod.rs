@@ -110,8 +110,9 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     let first = if hints.rows.is_some() || hints.cols.is_some() {
         first
     } else {
-        let empty: Vec<Pos> = (0..first.grid.rows)
-            .flat_map(|r| (0..first.grid.cols).map(move |c| Pos::new(r, c)))
+        let empty: Vec<Pos> = first
+            .board
+            .positions()
             .filter(|&p| first.board.get(p).is_empty())
             .collect();
         match panel::fit(frame, &first.grid, &empty) {
@@ -490,12 +491,10 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
 /// edges: 69 tiles and 4 unsure where the board has 68 and none).
 fn rephase(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Reading {
     let size = frame.dimensions();
-    let tiles: Vec<Pos> = r.board.tiles().map(|(p, _)| p).collect();
-    if tiles.len() < 8 {
+    if r.board.tiles().count() < 8 {
         return r;
     }
-    let step = tiles.len().div_ceil(48);
-    let sample: Vec<Pos> = tiles.into_iter().step_by(step).collect();
+    let sample = twin_sample(&r.board);
     let twin_dist = |g: &Grid| twin_distance(integral, size, g, &sample);
     let Some(mut base) = twin_dist(&r.grid) else {
         return r;
@@ -544,6 +543,14 @@ fn rephase(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Readin
         }
         _ => r,
     }
+}
+
+/// Up to 48 tiles of `board`, spread evenly in reading order: enough for a stable
+/// [`twin_distance`] at a fraction of the cost of every tile.
+pub(crate) fn twin_sample(board: &Board) -> Vec<Pos> {
+    let tiles: Vec<Pos> = board.tiles().map(|(p, _)| p).collect();
+    let step = tiles.len().div_ceil(48).max(1);
+    tiles.into_iter().step_by(step).collect()
 }
 
 /// Median over the cells `sample` of `g` of the distance from each cell's picture to the
