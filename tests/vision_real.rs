@@ -5,10 +5,11 @@
 //! but no cells (Brown Dust II) must match the grid, and report the removable pairs found
 //! next to the game's own counter. Prints a per-file table.
 
+use image::RgbaImage;
 use llk::board::{removable_pairs, Board, Cell, Rules};
 use llk::vision::{load_image, read, Hints};
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn truth_files() -> Option<Vec<PathBuf>> {
     let dir = llk::shared_dir().join("llk-real");
@@ -31,11 +32,21 @@ fn occupancy(b: &Board) -> Vec<bool> {
     b.cells().iter().map(|c| *c != Cell::Empty).collect()
 }
 
+/// The parsed truth file.
+fn truth(f: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap()
+}
+
+/// The screenshot a truth file describes (beside it).
+fn shot(f: &Path, v: &Value) -> Result<RgbaImage, String> {
+    load_image(&f.parent().unwrap().join(v["image"].as_str().unwrap()))
+        .map_err(|e| format!("{e:#}"))
+}
+
 /// Checks one truth file; Ok(note) when it passes, Err(problem) when it does not.
-fn check(truth_path: &PathBuf) -> Result<String, String> {
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(truth_path).unwrap()).unwrap();
-    let dir = truth_path.parent().unwrap();
-    let img = load_image(&dir.join(v["image"].as_str().unwrap())).map_err(|e| format!("{e:#}"))?;
+fn check(truth_path: &Path) -> Result<String, String> {
+    let v = truth(truth_path);
+    let img = shot(truth_path, &v)?;
     let kind = v["kind"].as_str().unwrap_or("");
     let got = read(&img, &Hints::default());
     match kind {
@@ -178,9 +189,7 @@ fn real_screenshots() {
         match check(f) {
             Ok(note) => println!("| {name} | ok: {note} |"),
             Err(e) => {
-                let v: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
-                let img =
-                    load_image(&f.parent().unwrap().join(v["image"].as_str().unwrap())).unwrap();
+                let img = shot(f, &truth(f)).unwrap();
                 let g = llk::vision::grid::find_grid(&img, &Hints::default());
                 let g = g.map(|g| {
                     format!(
@@ -222,14 +231,14 @@ fn sizes_of_boards_given_without_cells() {
     let mut right = Vec::new();
     let mut wrong = Vec::new();
     for f in &files {
-        let v: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+        let v = truth(f);
         let (Some(rows), Some(cols)) = (v["rows"].as_u64(), v["cols"].as_u64()) else {
             continue;
         };
         if v["kind"] != "board" || v["cells"].is_array() {
             continue;
         }
-        let img = load_image(&f.parent().unwrap().join(v["image"].as_str().unwrap())).unwrap();
+        let img = shot(f, &v).unwrap();
         let name = f.file_name().unwrap().to_string_lossy().to_string();
         match read(&img, &Hints::default()) {
             Ok(r) if (r.grid.rows as u64, r.grid.cols as u64) == (rows, cols) => right.push(name),
