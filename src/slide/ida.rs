@@ -254,28 +254,19 @@ impl Incremental for PdbH<'_> {
         let mut a = *acc;
         a.md = self.md.update(&acc.md, tiles, tile, from, to, limit);
         let db = self.db;
-        let (p, s) = db.slot(tile);
-        a.reg[p] = if db.is_dense(p) {
-            let j = s as usize / 4;
-            db.moved_rank(p, j, a.reg[p] as usize, from, to, |x| tiles[x]) as u32
-        } else {
-            a.reg[p] - ((from as u32) << s) + ((to as u32) << s)
-        };
+        let slot = db.slot(tile);
+        let p = slot.0;
+        a.reg[p] = db.moved_position(slot, a.reg[p], from, to, |x| tiles[x]);
         let v = db.excess(p, a.reg[p] as usize) as u8;
         a.reg_sum = a.reg_sum + v as u32 - a.reg_ex[p] as u32;
         a.reg_ex[p] = v;
         if db.reflects() && a.md + 2 * a.reg_sum <= limit {
             let refl = &self.refl;
-            let (p, s) = db.slot(refl[tile as usize] as u8);
-            let (rf, rt) = (refl[from], refl[to]);
-            a.refl[p] = if db.is_dense(p) {
-                // In the reflected board cell x holds the reflection of the tile on refl(x).
-                let j = s as usize / 4;
-                let at = |x: usize| refl[tiles[refl[x]] as usize] as u8;
-                db.moved_rank(p, j, a.refl[p] as usize, rf, rt, at) as u32
-            } else {
-                a.refl[p] - ((rf as u32) << s) + ((rt as u32) << s)
-            };
+            let slot = db.slot(refl[tile as usize] as u8);
+            let p = slot.0;
+            // In the reflected board cell x holds the reflection of the tile on refl(x).
+            let at = |x: usize| refl[tiles[refl[x]] as usize] as u8;
+            a.refl[p] = db.moved_position(slot, a.refl[p], refl[from], refl[to], at);
             let v = db.excess(p, a.refl[p] as usize) as u8;
             a.refl_sum = a.refl_sum + v as u32 - a.refl_ex[p] as u32;
             a.refl_ex[p] = v;

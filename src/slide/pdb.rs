@@ -608,11 +608,6 @@ impl PatternDb {
         ((self.excess[p][position >> 1] >> ((position & 1) * 4)) & 15) as u32
     }
 
-    /// Whether pattern `p`'s tables are indexed by dense rank rather than packed cells.
-    pub fn is_dense(&self, p: usize) -> bool {
-        self.dense[p]
-    }
-
     /// Position in pattern `p`'s tables of the placement with packed cells `idx`: the
     /// packed cells themselves, or their dense rank.
     #[inline]
@@ -624,20 +619,25 @@ impl PatternDb {
         }
     }
 
-    /// Dense rank of pattern `p` after its `j`-th tile slid from cell `from` to the adjacent
-    /// cell `to`, from the rank `r` before (`pdb_build::moved_rank`); `tile_at(x)` is the
-    /// tile on cell `x` (0: blank).
+    /// Position of pattern `p` in its tables after its tile in bit slot `s` (see
+    /// [`PatternDb::slot`]) slid from cell `from` to the adjacent cell `to`, from the position
+    /// `pos` before: packed cells change by the two cells' difference in that slot, a dense
+    /// rank is updated by `pdb_build::moved_rank`, for which `tile_at(x)` is the tile on cell
+    /// `x` (0: blank).
     #[inline]
-    pub fn moved_rank(
+    pub fn moved_position(
         &self,
-        p: usize,
-        j: usize,
-        r: usize,
+        (p, s): (usize, u32),
+        pos: u32,
         from: usize,
         to: usize,
         tile_at: impl Fn(usize) -> u8,
-    ) -> usize {
-        super::pdb_build::moved_rank(r, &self.weights[p], j, from, to, |x| {
+    ) -> u32 {
+        if !self.dense[p] {
+            return pos - ((from as u32) << s) + ((to as u32) << s);
+        }
+        let j = s as usize / 4;
+        super::pdb_build::moved_rank(pos as usize, &self.weights[p], j, from, to, |x| {
             let u = tile_at(x);
             let (q, shift) = self.slot[u as usize];
             if u != 0 && q as usize == p {
@@ -645,7 +645,7 @@ impl PatternDb {
             } else {
                 EMPTY
             }
-        })
+        }) as u32
     }
 
     /// Number of entries whose excess was capped at 15 (0 for the default partitions).
