@@ -924,6 +924,16 @@ fn classify_empty(feats: &[CellFeatures], ring: &[CellFeatures], cols: usize) ->
     if let (Some(&low), Some(&mid)) = (spreads.first(), spreads.get(spreads.len() / 2)) {
         let cut = low * 1.5 + 3.0;
         let flat: Vec<&CellFeatures> = feats.iter().filter(|f| f.spread <= cut).collect();
+        // On a late board most cells are cleared and the median cell is itself flat: the
+        // typical tile is then the median of the others. Only then: on a fuller board a run
+        // of flat obstacles (Brown Dust II's stone walls, 18 of 112 cells) must not pass the
+        // test by leaving the median to the busier tiles.
+        let mid = if mid <= cut {
+            let rest: Vec<f32> = spreads.iter().copied().filter(|&s| s > cut).collect();
+            rest.get(rest.len() / 2).copied().unwrap_or(0.0)
+        } else {
+            mid
+        };
         // Only when the ring says nothing about them (else flat obstacles would pass as
         // background).
         let explained = flat.iter().any(|f| {
@@ -1117,6 +1127,26 @@ mod tests {
         assert_eq!(empties(&[1, 16, 18]), Vec::<usize>::new());
         assert_eq!(empties(&[2, 3]), Vec::<usize>::new());
         assert_eq!(empties(&[6, 7, 8, 23]), vec![6, 7, 8, 23]);
+    }
+
+    /// A late board, most of it cleared, inside a ring that is not quiet (Brown Dust II's
+    /// frame and margin): the cleared cells are its ground, though they are the median cell.
+    #[test]
+    fn cleared_majority_is_ground() {
+        let ring = vec![flat_cell([40.0, 75.0, 72.0], 30.0); 20];
+        let feats: Vec<CellFeatures> = (0..24)
+            .map(|i| {
+                if i % 3 == 0 {
+                    flat_cell([190.0, 160.0, 120.0], 35.0)
+                } else {
+                    flat_cell([20.0 + i as f32, 70.0, 80.0], 1.2)
+                }
+            })
+            .collect();
+        let e = classify_empty(&feats, &ring, 6);
+        let empties: Vec<usize> = (0..24).filter(|&i| e[i]).collect();
+        let want: Vec<usize> = (0..24).filter(|&i| i % 3 != 0).collect();
+        assert_eq!(empties, want);
     }
 
     /// Pastel crates scattered over a full board, on the true grid: they read as empty while
