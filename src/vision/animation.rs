@@ -8,10 +8,96 @@
 //! near cell centres, where a link's corners are. Tiles never give such a run (their borders
 //! break it at every boundary), background never does (it is not thin), and other chrome
 //! along the board (a progress bar, a toolbar) rarely ends where cell centres are.
+//!
+//! A second sign is the pictures themselves: a tile at rest hides the board's ground under
+//! it, while the sprites of an explosion or a glow are drawn over the ground and show it
+//! through (see [`ground_through_tiles`]).
 
-use super::pixels::colour_dist;
+use super::pixels::{colour_dist, mode_colour};
+use crate::board::Board;
 use crate::geometry::Grid;
 use image::RgbaImage;
+
+/// How close (mean absolute difference per channel) a pixel must be to the ground colour to
+/// count as ground. Tight, so that a tile face of a colour near the ground's (the pastel
+/// theme's pink on pink) does not count; JPEG noise only makes the test more lenient.
+const GROUND_TOL: f32 = 10.0;
+
+/// The share of a typical tile's interior (the median over the tiles of `board` on `grid`)
+/// that shows the board's ground: the most common colour along the lattice lines, where
+/// gaps between tiles and cleared cells are. `None` when the board has no tiles.
+///
+/// On tiles at rest it is near 0 (every correct reading of the 200 rendered fixtures: 0.031
+/// at most; real boards 0.000, Brown Dust II shot 5 0.016), because a tile is opaque over
+/// its cell's interior. On a lattice laid over explosion sprites (QQ's end-of-game frame
+/// `show_1`: 0.64) most of each "tile" is the ground between the sprites. Lattices laid
+/// off the tiles show it too (misread fixtures 0.14–0.50, httprunner `llk_2`'s 9×6 at the
+/// wrong row pitch 0.62): the reader's cut-off is half, a majority of ground.
+pub fn ground_through_tiles(frame: &RgbaImage, grid: &Grid, board: &Board) -> Option<f32> {
+    let (fw, fh) = (frame.width() as f32, frame.height() as f32);
+    let px = |x: f32, y: f32| -> Option<[f32; 3]> {
+        if x < 0.0 || y < 0.0 || x >= fw || y >= fh {
+            return None;
+        }
+        let p = frame.get_pixel(x as u32, y as u32).0;
+        Some([p[0] as f32, p[1] as f32, p[2] as f32])
+    };
+    // Samples along every lattice line of the board, 8 per cell side, at most ~120 kept (the
+    // mode compares every pair), and 8×8 samples in each of at most 48 tiles spread over the
+    // board: the whole test costs about 1 % of a read.
+    let (rows, cols) = (grid.rows as i32, grid.cols as i32);
+    let (pw, ph) = grid.pitch;
+    let (ox, oy) = grid.origin;
+    let n = (2 * rows * cols + rows + cols) as usize * 8;
+    let stride = n.div_ceil(120).max(1);
+    let mut line = Vec::with_capacity(n / stride + 1);
+    let mut k = 0usize;
+    let mut keep = |p: Option<[f32; 3]>, out: &mut Vec<[f32; 3]>| {
+        if k % stride == 0 {
+            out.extend(p);
+        }
+        k += 1;
+    };
+    for r in 0..=rows {
+        for t in 0..cols * 8 {
+            let x = ox + (t as f32 + 0.5) * pw / 8.0;
+            keep(px(x, oy + r as f32 * ph), &mut line);
+        }
+    }
+    for c in 0..=cols {
+        for t in 0..rows * 8 {
+            let y = oy + (t as f32 + 0.5) * ph / 8.0;
+            keep(px(ox + c as f32 * pw, y), &mut line);
+        }
+    }
+    let ground = mode_colour(&line, 20.0);
+    let tiles: Vec<_> = board.tiles().collect();
+    let every = tiles.len().div_ceil(48).max(1);
+    let mut shares: Vec<f32> = tiles
+        .iter()
+        .step_by(every)
+        .map(|&(p, _)| {
+            let (x, y, w, h) = grid.cell_rect(p.row as i32, p.col as i32);
+            let (mut hit, mut all) = (0u32, 0u32);
+            for i in 0..8 {
+                for j in 0..8 {
+                    let sx = x + w * (0.15 + 0.7 * (i as f32 + 0.5) / 8.0);
+                    let sy = y + h * (0.15 + 0.7 * (j as f32 + 0.5) / 8.0);
+                    if let Some(q) = px(sx, sy) {
+                        all += 1;
+                        hit += (colour_dist(q, ground) < GROUND_TOL) as u32;
+                    }
+                }
+            }
+            hit as f32 / all.max(1) as f32
+        })
+        .collect();
+    if shares.is_empty() {
+        return None;
+    }
+    shares.sort_by(f32::total_cmp);
+    Some(shares[shares.len() / 2])
+}
 
 /// Where a link line was seen: "row R" or "column C" and the pixel span.
 pub fn find_link_line(frame: &RgbaImage, grid: &Grid) -> Option<String> {
@@ -142,4 +228,46 @@ fn scan(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    /// Opaque tiles hide the ground; small sprites at the same places show it through.
+    #[test]
+    fn sprites_show_the_ground_and_tiles_do_not() {
+        let grid = Grid {
+            origin: (20.0, 20.0),
+            pitch: (40.0, 40.0),
+            rows: 3,
+            cols: 4,
+        };
+        let board = Board::parse("ABAB\nCDCD\nEEFF").expect("board");
+        let ground = Rgba([48, 76, 112, 255]);
+        let draw = |sprite: bool| {
+            RgbaImage::from_fn(200, 160, |x, y| {
+                let (u, v) = ((x as f32 - 20.0) / 40.0, (y as f32 - 20.0) / 40.0);
+                if u < 0.0 || v < 0.0 || u >= 4.0 || v >= 3.0 {
+                    return ground;
+                }
+                let (fx, fy) = (u.fract() * 40.0, v.fract() * 40.0);
+                let inside = if sprite {
+                    (fx - 20.0).powi(2) + (fy - 20.0).powi(2) < 64.0
+                } else {
+                    (2.0..38.0).contains(&fx) && (2.0..38.0).contains(&fy)
+                };
+                match (inside, (fx - 20.0).abs() < 6.0 && (fy - 20.0).abs() < 6.0) {
+                    (false, _) => ground,
+                    (true, true) => Rgba([200, 40, 40, 255]),
+                    (true, false) => Rgba([235, 225, 200, 255]),
+                }
+            })
+        };
+        let tiles = ground_through_tiles(&draw(false), &grid, &board).expect("tiles");
+        let sprites = ground_through_tiles(&draw(true), &grid, &board).expect("tiles");
+        assert!(tiles < 0.05, "opaque tiles show {tiles}");
+        assert!(sprites > 0.5, "sprites show {sprites}");
+    }
 }

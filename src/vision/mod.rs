@@ -147,6 +147,20 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     let reading = rephase(&integral, frame, reading);
     let g = reading.grid;
     check_animation(frame, &g)?;
+    // Only when the grid is found: the live bot's known grid (`read_cells`) stays on the
+    // tiles' own lattice, where the link-line test is what catches a removal.
+    if let Some(share) = animation::ground_through_tiles(frame, &g, &reading.board) {
+        if share > 0.5 {
+            return Err(ReadError::Animation(format!(
+                "the pictures on the {}x{} lattice found show the board's ground through \
+                 {:.0} % of a typical one: sprites over the board (a removal in progress), \
+                 not tiles at rest",
+                g.rows,
+                g.cols,
+                share * 100.0
+            )));
+        }
+    }
     let reading = wall_off_crowded(check_types(reading)?);
     let tiles = reading.board.tile_count();
     if tiles == 0 {
