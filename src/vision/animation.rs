@@ -53,7 +53,7 @@ pub fn ground_through_tiles(frame: &RgbaImage, grid: &Grid, board: &Board) -> Op
     let mut line = Vec::with_capacity(n / stride + 1);
     let mut k = 0usize;
     let mut keep = |p: Option<[f32; 3]>, out: &mut Vec<[f32; 3]>| {
-        if k % stride == 0 {
+        if k.is_multiple_of(stride) {
             out.extend(p);
         }
         k += 1;
