@@ -207,10 +207,82 @@ fn type_threshold(cells: &[&CellFeatures]) -> f32 {
     (nn[nn.len() / 2] * 2.5).clamp(TYPE_THRESHOLD, CAP)
 }
 
+/// How sharply the picture changes at the lattice line between neighbouring cells `a` and
+/// `b`, against how it changes elsewhere in the two cells: the largest step of the line's
+/// profile (mean of the middle 60 % across) within 3 px of the boundary over the largest
+/// step away from it (+1). Separate objects (tiles, stones) have their outlines there; a
+/// frame or bar drawn across both cells has nothing particular at the line. The largest
+/// step, not a typical one, is the yardstick: a fine stripe has a step within 3 px of any
+/// line, and its typical step is 0.
+fn boundary_edge(frame: &RgbaImage, g: &Grid, a: Pos, b: Pos) -> f32 {
+    let (fw, fh) = (frame.width() as i64, frame.height() as i64);
+    let lum = |x: i64, y: i64| -> Option<f32> {
+        if x < 0 || y < 0 || x >= fw || y >= fh {
+            return None;
+        }
+        let p = frame.get_pixel(x as u32, y as u32).0;
+        Some((p[0] as f32 + p[1] as f32 + p[2] as f32) / 3.0)
+    };
+    let horizontal = a.row == b.row;
+    let (r0, c0) = (a.row.min(b.row) as i32, a.col.min(b.col) as i32);
+    let (x0, y0, pw, ph) = g.cell_rect(r0, c0);
+    // Along: across the boundary, half a cell each side; across: the middle 60 %.
+    let (bound, along, across0, across_len) = if horizontal {
+        (x0 + pw, pw, y0, ph)
+    } else {
+        (y0 + ph, ph, x0, pw)
+    };
+    let t0 = (bound - along * 0.5) as i64;
+    let t1 = (bound + along * 0.5) as i64;
+    let s0 = (across0 + across_len * 0.2) as i64;
+    let s1 = (across0 + across_len * 0.8) as i64;
+    let profile: Vec<f32> = (t0..=t1)
+        .map(|t| {
+            let (mut sum, mut n) = (0f32, 0f32);
+            for s in (s0..s1).step_by(2) {
+                let v = if horizontal { lum(t, s) } else { lum(s, t) };
+                if let Some(v) = v {
+                    sum += v;
+                    n += 1.0;
+                }
+            }
+            if n > 0.0 {
+                sum / n
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let (mut near, mut away) = (0f32, Vec::new());
+    for (i, w) in profile.windows(2).enumerate() {
+        let step = (w[1] - w[0]).abs();
+        let at = (t0 + i as i64) as f32 + 0.5;
+        if (at - bound).abs() <= 3.5 {
+            near = near.max(step);
+        } else {
+            away.push(step);
+        }
+    }
+    if away.is_empty() {
+        return 0.0;
+    }
+    near / (away.iter().fold(0f32, |a, &b| a.max(b)) + 1.0)
+}
+
+/// The [`boundary_edge`] above which two neighbouring cells show separate objects: the step
+/// at the line is twice any inside them. Measured on every line trimmed as a frame or panel
+/// in the real screenshots (Brown Dust II's gold frame and margin, QQ's and its JPEG's
+/// panels above the board, Ele.me's): 0.0–1.4; between Brown Dust II's stone rabbits, which
+/// ring shot 5's board: 2.5 along the rows, 4.2 down the columns.
+const SEPARATE: f32 = 2.0;
+
 /// Drops edge rows and columns that are not board: a line along the edge whose pictures
 /// largely (over 40 %) have no partner anywhere, or mostly (over 60 %) repeat along the
 /// line (other game panels, a frame around the board), or both together (over 55 %),
-/// goes, one line at a time, while at least two rows and columns remain.
+/// goes, one line at a time, while at least two rows and columns remain. Neighbours with an
+/// outline between them at the lattice line ([`SEPARATE`]) are separate objects, not one
+/// picture drawn across: a ring of stones walling a board in repeats all along its lines too
+/// (Brown Dust II shot 5 lost its ring of stone rabbits to this rule).
 fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bool>)) -> Reading {
     let (mut r, _) = detail;
     while r.grid.rows > 2 && r.grid.cols > 2 {
@@ -240,6 +312,7 @@ fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bo
                     let t = r.board.get(w[0]);
                     near && t.is_tile() && t == r.board.get(w[1]) && !inner(t)
                 })
+                .filter(|w| boundary_edge(frame, &g, w[0], w[1]) < SEPARATE)
                 .count();
             // Unpaired pictures condemn a line sooner than runs: a row of locks or crates
             // on a real board repeats too, a frame repeats all along.
@@ -1161,6 +1234,40 @@ mod tests {
         let empties: Vec<usize> = (0..24).filter(|&i| e[i]).collect();
         let want: Vec<usize> = (0..24).filter(|&i| i % 3 != 0).collect();
         assert_eq!(empties, want);
+    }
+
+    /// A row of separate stones (each with its outline at the lattice lines) against a bar
+    /// drawn across the same cells with texture of its own: only the stones have an edge at
+    /// the boundary clearly above the steps elsewhere.
+    #[test]
+    fn separate_objects_have_edges_at_the_lattice_lines() {
+        use image::Rgba;
+        let grid = Grid {
+            origin: (10.0, 10.0),
+            pitch: (40.0, 40.0),
+            rows: 1,
+            cols: 3,
+        };
+        let stones = RgbaImage::from_fn(140, 60, |x, y| {
+            let (u, v) = ((x as i32 - 10).rem_euclid(40), y as i32 - 10);
+            let inside = (3..37).contains(&u) && (3..37).contains(&v);
+            // A relief inside each stone: steps of 12 every 8 px.
+            let shade = 110 + ((u / 8) % 2) as u8 * 12;
+            if inside {
+                Rgba([shade, shade, shade, 255])
+            } else {
+                Rgba([20, 60, 70, 255])
+            }
+        });
+        let bar = RgbaImage::from_fn(140, 60, |x, _| {
+            let shade = 110 + ((x / 8) % 2) as u8 * 12;
+            Rgba([shade, shade, shade, 255])
+        });
+        let (a, b) = (Pos::new(0, 0), Pos::new(0, 1));
+        let separate = boundary_edge(&stones, &grid, a, b);
+        let drawn_across = boundary_edge(&bar, &grid, a, b);
+        assert!(separate > SEPARATE, "stones {separate}");
+        assert!(drawn_across < SEPARATE, "bar {drawn_across}");
     }
 
     /// Pastel crates scattered over a full board, on the true grid: they read as empty while
