@@ -161,7 +161,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
             )));
         }
     }
-    let reading = wall_off_crowded(check_types(reading)?);
+    let reading = wall_off_crowded(check_types(reading)?, true);
     let tiles = reading.board.tile_count();
     if tiles == 0 {
         return Err(ReadError::NoBoard(format!(
@@ -869,7 +869,7 @@ pub fn read_cells(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadError> 
     check_animation(frame, grid)?;
     let integral = integral_for(frame, grid);
     let (r, _) = read_cells_detail(&integral, frame, grid)?;
-    check_types(r).map(wall_off_crowded)
+    check_types(r).map(|r| wall_off_crowded(r, false))
 }
 
 /// Refuses a reading with more distinct pictures than type letters (overflow cells are
@@ -1080,8 +1080,8 @@ fn flat_cells_adjoin(feats: &[CellFeatures], cut: f32, cols: usize) -> bool {
 /// above the first drop, from the largest count down, to under 1/2.5 of a count of 8 or
 /// more are taken for obstacles (a late game's 8 left of a type beside 4 of another is not).
 /// Done on the final board only: while the board is being located, chrome that repeats
-/// must stay visible to the trimming as pictures.
-fn wall_off_crowded(mut r: Reading) -> Reading {
+/// must stay visible to the trimming as pictures. `odd_too`: types left odd go too (below).
+fn wall_off_crowded(mut r: Reading, odd_too: bool) -> Reading {
     let mut counts: Vec<(u8, usize)> = Vec::new();
     for (_, t) in r.board.tiles() {
         match counts.iter_mut().find(|e| e.0 == t) {
@@ -1092,13 +1092,19 @@ fn wall_off_crowded(mut r: Reading) -> Reading {
     // Largest first; the crowded types are those above the first big drop in count.
     let mut sorted: Vec<usize> = counts.iter().map(|e| e.1).collect();
     sorted.sort_unstable_by(|a, b| b.cmp(a));
-    let Some(k) = (0..sorted.len().saturating_sub(1))
+    let cut = (0..sorted.len().saturating_sub(1))
         .find(|&k| sorted[k] >= 8 && sorted[k] as f32 >= sorted[k + 1] as f32 * 2.5)
-    else {
-        return r;
-    };
-    let cut = sorted[k];
-    let crowded: Vec<u8> = counts.iter().filter(|e| e.1 >= cut).map(|e| e.0).collect();
+        .map_or(usize::MAX, |k| sorted[k]);
+    // With `odd_too`, a type of 3, 5, … pictures that the parity repair left odd cannot be
+    // tiles either (a game deals its tiles in pairs): Brown Dust II's locked columns, five
+    // dimmed locks of each colour. Not on a known grid (the live bot's path): there an odd
+    // count is a frame caught mid-removal, which the bot must see as unsettled and read
+    // again, not as settled with obstacles.
+    let crowded: Vec<u8> = counts
+        .iter()
+        .filter(|e| e.1 >= cut || (odd_too && e.1 >= 3 && e.1 % 2 == 1))
+        .map(|e| e.0)
+        .collect();
     if crowded.is_empty() {
         return r;
     }
@@ -1268,6 +1274,28 @@ mod tests {
         let drawn_across = boundary_edge(&bar, &grid, a, b);
         assert!(separate > SEPARATE, "stones {separate}");
         assert!(drawn_across < SEPARATE, "bar {drawn_across}");
+    }
+
+    /// Pictures dealt in an odd number (3 or more) are not a tile type on a located board;
+    /// on a known grid (a frame caught mid-removal) they stay tiles for the bot to re-read.
+    #[test]
+    fn odd_types_are_obstacles_only_when_locating() {
+        let reading = || Reading {
+            grid: Grid {
+                origin: (0.0, 0.0),
+                pitch: (30.0, 30.0),
+                rows: 3,
+                cols: 4,
+            },
+            board: Board::parse("AABB\nCCC.\nDD..").expect("board"),
+            unsure: vec![Pos::new(1, 2)],
+        };
+        let located = wall_off_crowded(reading(), true);
+        assert_eq!(located.board.to_string(), "AABB\n###.\nDD..");
+        assert!(located.unsure.is_empty());
+        let live = wall_off_crowded(reading(), false);
+        assert_eq!(live.board.to_string(), "AABB\nCCC.\nDD..");
+        assert_eq!(live.unsure, vec![Pos::new(1, 2)]);
     }
 
     /// Pastel crates scattered over a full board, on the true grid: they read as empty while
