@@ -469,6 +469,97 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
     }
     let dx = if xs.len() >= 6 { run_middle(xs) } else { 0.0 };
     let dy = if ys.len() >= 6 { run_middle(ys) } else { 0.0 };
+    // Tiles that fill their cells leave no gap to centre on: a "background" run between two
+    // of them lies inside a 3-D edge drawn in the ground's colour (pastel at 125-150 %: the
+    // run sat 3-4 px left of the boundary). Where a tile meets open ground (an empty cell or
+    // the ring) the ground runs up to the tile's outermost pixel, so the margins between the
+    // lines and that footprint (median over such sides) tell whether tiles fill their cells
+    // (margins summing to within 2.5 px: the blend of one scaled edge pixel on each side;
+    // boards whose tiles fill their cells measured -2.0 to 2.0, two classic JPEG boards
+    // -2.9 and -6.0, gapped boards from 2.0 up, pastel noise 8-10) and where the cell's middle is. It is used only
+    // then, and only when it moves the lines less than the gap run: with no gap the edge fit
+    // already sits on the boundary, and a ground-coloured 3-D edge makes the footprint
+    // short on that side (dark theme: margins of 6-13 px), as it widens the gap run.
+    let open = |row: i32, col: i32| {
+        !(0..rows).contains(&row)
+            || !(0..cols).contains(&col)
+            || r.board.get(Pos::new(row as usize, col as usize)).is_empty()
+    };
+    // Distance from `start` (on open ground) along `dir` to the first of two pixels in a row
+    // that are not ground, within `reach`.
+    let edge = |x: f32, y: f32, horizontal: bool, dir: i64, reach: i64| -> Option<i64> {
+        let (xi, yi) = (x as i64, y as i64);
+        let here = refs_at(x, y);
+        let at = |d: i64| {
+            if horizontal {
+                px(xi + dir * d, yi)
+            } else {
+                px(xi, yi + dir * d)
+            }
+        };
+        if !is_bg(&here, at(0)) {
+            return None;
+        }
+        (1..reach).find(|&d| !is_bg(&here, at(d)) && !is_bg(&here, at(d + 1)))
+    };
+    let footprint = |horizontal: bool| -> Option<f32> {
+        let (p_along, p_across) = if horizontal { (pw, ph) } else { (ph, pw) };
+        let reach = (p_along * 0.5) as i64;
+        let (mut before, mut after) = (Vec::new(), Vec::new());
+        for row in 0..rows {
+            for col in 0..cols {
+                if !tile(row as usize, col as usize) {
+                    continue;
+                }
+                let (x, y, _, _) = g.cell_rect(row, col);
+                let (lo, across) = if horizontal { (x, y) } else { (y, x) };
+                let (b_open, a_open) = if horizontal {
+                    (open(row, col - 1), open(row, col + 1))
+                } else {
+                    (open(row - 1, col), open(row + 1, col))
+                };
+                for f in [0.35, 0.5, 0.65] {
+                    let c = across + p_across * f;
+                    let pt = |along: f32| if horizontal { (along, c) } else { (c, along) };
+                    if b_open {
+                        let s = lo - p_along * 0.25;
+                        let (sx, sy) = pt(s);
+                        if let Some(d) = edge(sx, sy, horizontal, 1, reach) {
+                            before.push(s.trunc() + d as f32 - lo);
+                        }
+                    }
+                    if a_open {
+                        let e = lo + p_along;
+                        let s = e + p_along * 0.25;
+                        let (sx, sy) = pt(s);
+                        if let Some(d) = edge(sx, sy, horizontal, -1, reach) {
+                            after.push(e - (s.trunc() - d as f32 + 1.0));
+                        }
+                    }
+                }
+            }
+        }
+        if before.len() < 6 || after.len() < 6 {
+            return None;
+        }
+        let med = |v: &mut Vec<f32>| {
+            v.sort_by(f32::total_cmp);
+            v[v.len() / 2]
+        };
+        let (mb, ma) = (med(&mut before), med(&mut after));
+        ((mb + ma).abs() <= 2.5).then_some((mb - ma) / 2.0)
+    };
+    let smaller = |gap_run: f32, horizontal: bool| {
+        if gap_run == 0.0 {
+            return gap_run;
+        }
+        match footprint(horizontal) {
+            Some(f) if f.abs() < gap_run.abs() => f,
+            _ => gap_run,
+        }
+    };
+    let dx = smaller(dx, true);
+    let dy = smaller(dy, false);
     Grid {
         origin: (g.origin.0 + dx, g.origin.1 + dy),
         ..g
