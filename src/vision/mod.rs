@@ -145,6 +145,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     // Halves merged first: a doubled pitch may still need its phase.
     let reading = merge_halves(&integral, frame, reading);
     let reading = rephase(&integral, frame, reading);
+    let reading = extend_past_gaps(frame, reading);
     let g = reading.grid;
     check_animation(frame, &g)?;
     let reading = wall_off_crowded(check_types(reading)?);
@@ -663,6 +664,61 @@ pub(crate) fn twin_sample(board: &Board) -> Vec<Pos> {
         }
     }
     out
+}
+
+/// How many lines past an edge [`extend_past_gaps`] looks: a cleared line or two and the
+/// tiles beyond them.
+const EXTEND_LINES: usize = 3;
+
+/// Grows the board over lines past an edge where tiles lie beyond cleared lines.
+///
+/// The busy area, and so the lattice, can stop short of a few columns of tiles beyond an
+/// empty stretch (their busy blocks form a small group of their own, like chrome's), and
+/// those tiles' partners are then left with an odd count inside the board. So a side grows
+/// by up to [`EXTEND_LINES`] lines, its outermost line holding a tile, when the cells read
+/// on the grown lattice have no unsure cell left: on a game's board every type comes in
+/// pairs, so the board's missing part closes every pair it left open. A row of HUD icons
+/// under Brown Dust II's board closed one of its two open pairs by chance (an earlier
+/// version took any growth with fewer unsure cells and added that row); the fixtures'
+/// missing columns closed all of theirs (4 and 5 open cells).
+fn extend_past_gaps(frame: &RgbaImage, r: Reading) -> Reading {
+    if r.unsure.is_empty() {
+        return r;
+    }
+    // Sides: left, right, top, bottom.
+    for side in 0..4 {
+        for k in 1..=EXTEND_LINES {
+            let mut g = r.grid;
+            match side {
+                0 => {
+                    g.origin.0 -= k as f32 * g.pitch.0;
+                    g.cols += k;
+                }
+                1 => g.cols += k,
+                2 => {
+                    g.origin.1 -= k as f32 * g.pitch.1;
+                    g.rows += k;
+                }
+                _ => g.rows += k,
+            }
+            if check_grid(frame, &g).is_err() {
+                break;
+            }
+            let Ok((n, _)) = read_cells_detail(&integral_for(frame, &g), frame, &g) else {
+                break;
+            };
+            let outer = |p: Pos| match side {
+                0 => p.col == 0,
+                1 => p.col == g.cols - 1,
+                2 => p.row == 0,
+                _ => p.row == g.rows - 1,
+            };
+            if n.unsure.is_empty() && n.board.tiles().any(|(p, _)| outer(p)) {
+                return n;
+            }
+        }
+    }
+    r
 }
 
 /// Median over the cells `sample` of `g` of the distance from each cell's picture to the
@@ -1184,6 +1240,18 @@ fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> (Vec<usize>, Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Mahjong 9×19 at 150 %: three columns of tiles the busy area left out (read 9×16 with
+    /// 4 unsure cells, their partners). The tiles beyond close those pairs, so the board
+    /// grows over them.
+    #[test]
+    fn tiles_beyond_the_busy_area_join_the_board() {
+        let (frame, truth, board) = crate::render::fixtures::fixture_case(83);
+        let r = read(&frame, &Hints::default()).expect("a board");
+        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
+        assert_eq!(r.board.tile_count(), board.tile_count());
+        assert!(r.unsure.is_empty(), "{:?}", r.unsure);
+    }
 
     fn cell(body: [[f32; 3]; 4]) -> CellFeatures {
         CellFeatures {
