@@ -145,6 +145,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     // Halves merged first: a doubled pitch may still need its phase.
     let reading = merge_halves(&integral, frame, reading);
     let reading = rephase(&integral, frame, reading);
+    let reading = extend_past_gaps(frame, reading);
     let g = reading.grid;
     check_animation(frame, &g)?;
     // Only when the grid is found: the live bot's known grid (`read_cells`) stays on the
@@ -556,6 +557,97 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
     }
     let dx = if xs.len() >= 6 { run_middle(xs) } else { 0.0 };
     let dy = if ys.len() >= 6 { run_middle(ys) } else { 0.0 };
+    // Tiles that fill their cells leave no gap to centre on: a "background" run between two
+    // of them lies inside a 3-D edge drawn in the ground's colour (pastel at 125-150 %: the
+    // run sat 3-4 px left of the boundary). Where a tile meets open ground (an empty cell or
+    // the ring) the ground runs up to the tile's outermost pixel, so the margins between the
+    // lines and that footprint (median over such sides) tell whether tiles fill their cells
+    // (margins summing to within 2.5 px: the blend of one scaled edge pixel on each side;
+    // boards whose tiles fill their cells measured -2.0 to 2.0, two classic JPEG boards
+    // -2.9 and -6.0, gapped boards from 2.0 up, pastel noise 8-10) and where the cell's middle is. It is used only
+    // then, and only when it moves the lines less than the gap run: with no gap the edge fit
+    // already sits on the boundary, and a ground-coloured 3-D edge makes the footprint
+    // short on that side (dark theme: margins of 6-13 px), as it widens the gap run.
+    let open = |row: i32, col: i32| {
+        !(0..rows).contains(&row)
+            || !(0..cols).contains(&col)
+            || r.board.get(Pos::new(row as usize, col as usize)).is_empty()
+    };
+    // Distance from `start` (on open ground) along `dir` to the first of two pixels in a row
+    // that are not ground, within `reach`.
+    let edge = |x: f32, y: f32, horizontal: bool, dir: i64, reach: i64| -> Option<i64> {
+        let (xi, yi) = (x as i64, y as i64);
+        let here = refs_at(x, y);
+        let at = |d: i64| {
+            if horizontal {
+                px(xi + dir * d, yi)
+            } else {
+                px(xi, yi + dir * d)
+            }
+        };
+        if !is_bg(&here, at(0)) {
+            return None;
+        }
+        (1..reach).find(|&d| !is_bg(&here, at(d)) && !is_bg(&here, at(d + 1)))
+    };
+    let footprint = |horizontal: bool| -> Option<f32> {
+        let (p_along, p_across) = if horizontal { (pw, ph) } else { (ph, pw) };
+        let reach = (p_along * 0.5) as i64;
+        let (mut before, mut after) = (Vec::new(), Vec::new());
+        for row in 0..rows {
+            for col in 0..cols {
+                if !tile(row as usize, col as usize) {
+                    continue;
+                }
+                let (x, y, _, _) = g.cell_rect(row, col);
+                let (lo, across) = if horizontal { (x, y) } else { (y, x) };
+                let (b_open, a_open) = if horizontal {
+                    (open(row, col - 1), open(row, col + 1))
+                } else {
+                    (open(row - 1, col), open(row + 1, col))
+                };
+                for f in [0.35, 0.5, 0.65] {
+                    let c = across + p_across * f;
+                    let pt = |along: f32| if horizontal { (along, c) } else { (c, along) };
+                    if b_open {
+                        let s = lo - p_along * 0.25;
+                        let (sx, sy) = pt(s);
+                        if let Some(d) = edge(sx, sy, horizontal, 1, reach) {
+                            before.push(s.trunc() + d as f32 - lo);
+                        }
+                    }
+                    if a_open {
+                        let e = lo + p_along;
+                        let s = e + p_along * 0.25;
+                        let (sx, sy) = pt(s);
+                        if let Some(d) = edge(sx, sy, horizontal, -1, reach) {
+                            after.push(e - (s.trunc() - d as f32 + 1.0));
+                        }
+                    }
+                }
+            }
+        }
+        if before.len() < 6 || after.len() < 6 {
+            return None;
+        }
+        let med = |v: &mut Vec<f32>| {
+            v.sort_by(f32::total_cmp);
+            v[v.len() / 2]
+        };
+        let (mb, ma) = (med(&mut before), med(&mut after));
+        ((mb + ma).abs() <= 2.5).then_some((mb - ma) / 2.0)
+    };
+    let smaller = |gap_run: f32, horizontal: bool| {
+        if gap_run == 0.0 {
+            return gap_run;
+        }
+        match footprint(horizontal) {
+            Some(f) if f.abs() < gap_run.abs() => f,
+            _ => gap_run,
+        }
+    };
+    let dx = smaller(dx, true);
+    let dy = smaller(dy, false);
     Grid {
         origin: (g.origin.0 + dx, g.origin.1 + dy),
         ..g
@@ -632,12 +724,88 @@ fn rephase(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Readin
     }
 }
 
-/// Up to 48 tiles of `board`, spread evenly in reading order: enough for a stable
-/// [`twin_distance`] at a fraction of the cost of every tile.
+/// Up to 48 tiles of `board`: enough for a stable [`twin_distance`] at a fraction of the
+/// cost of every tile. On a bigger board they are 24 tiles spread evenly in reading order,
+/// each with another tile of its type as read: the distance is to the nearest picture in
+/// the sample, and where every type comes twice (a full board) a spread sample held few
+/// twins, so even at the right phase the nearest picture was often another type
+/// (`case0126`, a quarter cell off: 2.9 there, 1.1 a third of a cell back, not clearly
+/// better; with the twins sampled 1.6 against 0.16).
 pub(crate) fn twin_sample(board: &Board) -> Vec<Pos> {
-    let tiles: Vec<Pos> = board.tiles().map(|(p, _)| p).collect();
-    let step = tiles.len().div_ceil(48).max(1);
-    tiles.into_iter().step_by(step).collect()
+    let tiles: Vec<(Pos, u8)> = board.tiles().collect();
+    if tiles.len() <= 48 {
+        return tiles.into_iter().map(|(p, _)| p).collect();
+    }
+    let step = tiles.len().div_ceil(24).max(1);
+    let mut out: Vec<Pos> = Vec::with_capacity(48);
+    for &(p, t) in tiles.iter().step_by(step) {
+        if out.contains(&p) {
+            continue;
+        }
+        out.push(p);
+        if let Some(&(q, _)) = tiles
+            .iter()
+            .find(|&&(q, u)| u == t && q != p && !out.contains(&q))
+        {
+            out.push(q);
+        }
+    }
+    out
+}
+
+/// How many lines past an edge [`extend_past_gaps`] looks: a cleared line or two and the
+/// tiles beyond them.
+const EXTEND_LINES: usize = 3;
+
+/// Grows the board over lines past an edge where tiles lie beyond cleared lines.
+///
+/// The busy area, and so the lattice, can stop short of a few columns of tiles beyond an
+/// empty stretch (their busy blocks form a small group of their own, like chrome's), and
+/// those tiles' partners are then left with an odd count inside the board. So a side grows
+/// by up to [`EXTEND_LINES`] lines, its outermost line holding a tile, when the cells read
+/// on the grown lattice have no unsure cell left: on a game's board every type comes in
+/// pairs, so the board's missing part closes every pair it left open. A row of HUD icons
+/// under Brown Dust II's board closed one of its two open pairs by chance (an earlier
+/// version took any growth with fewer unsure cells and added that row); the fixtures'
+/// missing columns closed all of theirs (4 and 5 open cells).
+fn extend_past_gaps(frame: &RgbaImage, r: Reading) -> Reading {
+    if r.unsure.is_empty() {
+        return r;
+    }
+    // Sides: left, right, top, bottom.
+    for side in 0..4 {
+        for k in 1..=EXTEND_LINES {
+            let mut g = r.grid;
+            match side {
+                0 => {
+                    g.origin.0 -= k as f32 * g.pitch.0;
+                    g.cols += k;
+                }
+                1 => g.cols += k,
+                2 => {
+                    g.origin.1 -= k as f32 * g.pitch.1;
+                    g.rows += k;
+                }
+                _ => g.rows += k,
+            }
+            if check_grid(frame, &g).is_err() {
+                break;
+            }
+            let Ok((n, _)) = read_cells_detail(&integral_for(frame, &g), frame, &g) else {
+                break;
+            };
+            let outer = |p: Pos| match side {
+                0 => p.col == 0,
+                1 => p.col == g.cols - 1,
+                2 => p.row == 0,
+                _ => p.row == g.rows - 1,
+            };
+            if n.unsure.is_empty() && n.board.tiles().any(|(p, _)| outer(p)) {
+                return n;
+            }
+        }
+    }
+    r
 }
 
 /// Median over the cells `sample` of `g` of the distance from each cell's picture to the
@@ -1175,6 +1343,18 @@ fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> (Vec<usize>, Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Mahjong 9×19 at 150 %: three columns of tiles the busy area left out (read 9×16 with
+    /// 4 unsure cells, their partners). The tiles beyond close those pairs, so the board
+    /// grows over them.
+    #[test]
+    fn tiles_beyond_the_busy_area_join_the_board() {
+        let (frame, truth, board) = crate::render::fixtures::fixture_case(83);
+        let r = read(&frame, &Hints::default()).expect("a board");
+        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
+        assert_eq!(r.board.tile_count(), board.tile_count());
+        assert!(r.unsure.is_empty(), "{:?}", r.unsure);
+    }
 
     fn cell(body: [[f32; 3]; 4]) -> CellFeatures {
         CellFeatures {
