@@ -154,8 +154,8 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
         if share > 0.5 {
             return Err(ReadError::Animation(format!(
                 "the pictures on the {}x{} lattice found show the board's ground through \
-                 {:.0} % of a typical one: sprites over the board (a removal in progress), \
-                 not tiles at rest",
+                 {:.0} % of a typical one: not tiles at rest (sprites of a removal drawn \
+                 over the board, or a lattice that misses the tiles)",
                 g.rows,
                 g.cols,
                 share * 100.0
