@@ -13,7 +13,7 @@
 //! it, while the sprites of an explosion or a glow are drawn over the ground and show it
 //! through (see [`ground_through_tiles`]).
 
-use super::pixels::{colour_dist, mode_colour};
+use super::pixels::{colour_dist, mode_colour, rgb_at};
 use crate::board::Board;
 use crate::geometry::Grid;
 use image::RgbaImage;
@@ -34,14 +34,7 @@ const GROUND_TOL: f32 = 10.0;
 /// off the tiles show it too (misread fixtures 0.14–0.50, httprunner `llk_2`'s 9×6 at the
 /// wrong row pitch 0.62): the reader's cut-off is half, a majority of ground.
 pub fn ground_through_tiles(frame: &RgbaImage, grid: &Grid, board: &Board) -> Option<f32> {
-    let (fw, fh) = (frame.width() as f32, frame.height() as f32);
-    let px = |x: f32, y: f32| -> Option<[f32; 3]> {
-        if x < 0.0 || y < 0.0 || x >= fw || y >= fh {
-            return None;
-        }
-        let p = frame.get_pixel(x as u32, y as u32).0;
-        Some([p[0] as f32, p[1] as f32, p[2] as f32])
-    };
+    let px = |x: f32, y: f32| rgb_at(frame, x.floor() as i64, y.floor() as i64);
     // Samples along every lattice line of the board, 8 per cell side, at most ~120 kept (the
     // mode compares every pair), and 8×8 samples in each of at most 48 tiles spread over the
     // board: the whole test costs about 1 % of a read.
@@ -101,14 +94,7 @@ pub fn ground_through_tiles(frame: &RgbaImage, grid: &Grid, board: &Board) -> Op
 
 /// Where a link line was seen: "row R" or "column C" and the pixel span.
 pub fn find_link_line(frame: &RgbaImage, grid: &Grid) -> Option<String> {
-    let (fw, fh) = (frame.width() as i64, frame.height() as i64);
-    let px = |x: i64, y: i64| -> Option<[f32; 3]> {
-        if x < 0 || y < 0 || x >= fw || y >= fh {
-            return None;
-        }
-        let p = frame.get_pixel(x as u32, y as u32).0;
-        Some([p[0] as f32, p[1] as f32, p[2] as f32])
-    };
+    let px = |x: i64, y: i64| rgb_at(frame, x, y);
     let (bx, by, bw, bh) = grid.bounds();
     let (pw, ph) = grid.pitch;
     // Horizontal runs along row centres, ring rows included.

@@ -216,14 +216,7 @@ fn type_threshold(cells: &[&CellFeatures]) -> f32 {
 /// step, not a typical one, is the yardstick: a fine stripe has a step within 3 px of any
 /// line, and its typical step is 0.
 fn boundary_edge(frame: &RgbaImage, g: &Grid, a: Pos, b: Pos) -> f32 {
-    let (fw, fh) = (frame.width() as i64, frame.height() as i64);
-    let lum = |x: i64, y: i64| -> Option<f32> {
-        if x < 0 || y < 0 || x >= fw || y >= fh {
-            return None;
-        }
-        let p = frame.get_pixel(x as u32, y as u32).0;
-        Some((p[0] as f32 + p[1] as f32 + p[2] as f32) / 3.0)
-    };
+    let lum = |x: i64, y: i64| pixels::rgb_at(frame, x, y).map(|p| (p[0] + p[1] + p[2]) / 3.0);
     let horizontal = a.row == b.row;
     let (r0, c0) = (a.row.min(b.row) as i32, a.col.min(b.col) as i32);
     let (x0, y0, pw, ph) = g.cell_rect(r0, c0);
@@ -362,7 +355,6 @@ fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bo
 /// is measured and the boundary moved to its middle.
 fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
     let g = r.grid;
-    let size = frame.dimensions();
     let ring = ring_colours(frame, &g);
     if ring.is_empty() {
         return g;
@@ -443,13 +435,7 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
         }
         out
     };
-    let px = |x: i64, y: i64| -> Option<[f32; 3]> {
-        if x < 0 || y < 0 || x >= size.0 as i64 || y >= size.1 as i64 {
-            return None;
-        }
-        let p = frame.get_pixel(x as u32, y as u32).0;
-        Some([p[0] as f32, p[1] as f32, p[2] as f32])
-    };
+    let px = |x: i64, y: i64| pixels::rgb_at(frame, x, y);
     let is_bg = |refs: &[[f32; 3]], p: Option<[f32; 3]>| {
         p.is_some_and(|p| refs.iter().any(|r| colour_dist(*r, p) < 7.0))
     };

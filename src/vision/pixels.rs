@@ -205,6 +205,17 @@ pub(crate) fn mode_colour(colours: &[[f32; 3]], tol: f32) -> [f32; 3] {
     out
 }
 
+/// The colour of pixel (x, y), or `None` off the frame: the samples that walk across lattice
+/// lines and past the board's edge may leave it.
+#[inline]
+pub(crate) fn rgb_at(frame: &RgbaImage, x: i64, y: i64) -> Option<[f32; 3]> {
+    if x < 0 || y < 0 || x >= frame.width() as i64 || y >= frame.height() as i64 {
+        return None;
+    }
+    let p = frame.get_pixel(x as u32, y as u32).0;
+    Some([p[0] as f32, p[1] as f32, p[2] as f32])
+}
+
 /// Mean absolute difference of two colours, per channel (0..255).
 #[inline]
 pub fn colour_dist(a: [f32; 3], b: [f32; 3]) -> f32 {
