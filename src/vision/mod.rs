@@ -234,12 +234,18 @@ fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bo
                 .max(runs as f32 / n / 0.6)
                 .max((odd + runs) as f32 / n / 0.55)
         };
+        let alien = alien_edges(frame, &r);
         let edges = [
             bad((0..g.cols).map(|c| Pos::new(0, c)).collect()),
             bad((0..g.cols).map(|c| Pos::new(g.rows - 1, c)).collect()),
             bad((0..g.rows).map(|row| Pos::new(row, 0)).collect()),
             bad((0..g.rows).map(|row| Pos::new(row, g.cols - 1)).collect()),
         ];
+        let edges: Vec<f32> = edges
+            .iter()
+            .zip(alien)
+            .map(|(&b, a)| if a { b.max(2.0) } else { b })
+            .collect();
         let (k, worst) = edges
             .iter()
             .enumerate()
@@ -266,6 +272,77 @@ fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bo
         }
     }
     r
+}
+
+/// How far (mean absolute difference per channel) every crossing along an edge line must be
+/// from the board's ground for the line to lie outside the board: Ele.me `ref-02`'s black
+/// side panel and wooden frame 80–181 off its tan ground; on gradient backgrounds the edge
+/// lines' crossings drift from the middle's by 18–30 (16 rendered fixtures).
+const ALIEN_GROUND: f32 = 50.0;
+
+/// Which edge lines (top, bottom, left, right) of a reading lie outside the board by its
+/// ground: where four pictures meet, the ground a board stands on shows between their
+/// corners, one colour over most of the board (Ele.me `ref-02`: 76–87 % of its crossings;
+/// QQ, whose tiles touch, shows their rims there: 38 %). A panel beside the board that pairs
+/// with itself (a red box drawn in lines, a caption) shows its own ground at every crossing.
+fn alien_edges(frame: &RgbaImage, r: &Reading) -> [bool; 4] {
+    let g = r.grid;
+    let full = |row: usize, c: usize| !r.board.get(Pos::new(row, c)).is_empty();
+    let meet = |row: usize, c: usize| {
+        full(row - 1, c - 1) && full(row - 1, c) && full(row, c - 1) && full(row, c)
+    };
+    let cross = |row: usize, c: usize| -> Option<[f32; 3]> {
+        if !meet(row, c) {
+            return None;
+        }
+        let x = (g.origin.0 + c as f32 * g.pitch.0) as u32;
+        let y = (g.origin.1 + row as f32 * g.pitch.1) as u32;
+        let mut v = Vec::with_capacity(9);
+        for yy in y.saturating_sub(1)..=y + 1 {
+            for xx in x.saturating_sub(1)..=x + 1 {
+                if xx < frame.width() && yy < frame.height() {
+                    let p = frame.get_pixel(xx, yy).0;
+                    v.push([p[0] as f32, p[1] as f32, p[2] as f32]);
+                }
+            }
+        }
+        Some(pixels::mode_colour(&v, 12.0))
+    };
+    // The ground from at most 64 crossings spread over the board (the mode is quadratic).
+    let spots: Vec<(usize, usize)> = (1..g.rows)
+        .flat_map(|row| (1..g.cols).map(move |c| (row, c)))
+        .filter(|&(row, c)| meet(row, c))
+        .collect();
+    let stride = spots.len().div_ceil(64).max(1);
+    let all: Vec<[f32; 3]> = spots
+        .iter()
+        .step_by(stride)
+        .filter_map(|&(row, c)| cross(row, c))
+        .collect();
+    if all.len() < 8 {
+        return [false; 4];
+    }
+    let ground = pixels::mode_colour(&all, 12.0);
+    let held = all
+        .iter()
+        .filter(|&&p| colour_dist(p, ground) <= 18.0)
+        .count();
+    if held * 2 <= all.len() {
+        return [false; 4];
+    }
+    let alien = |xs: Vec<(usize, usize)>| {
+        let v: Vec<[f32; 3]> = xs
+            .into_iter()
+            .filter_map(|(row, c)| cross(row, c))
+            .collect();
+        v.len() >= 2 && v.iter().all(|&p| colour_dist(p, ground) > ALIEN_GROUND)
+    };
+    [
+        alien((1..g.cols).map(|c| (1, c)).collect()),
+        alien((1..g.cols).map(|c| (g.rows - 1, c)).collect()),
+        alien((1..g.rows).map(|row| (row, 1)).collect()),
+        alien((1..g.rows).map(|row| (row, g.cols - 1)).collect()),
+    ]
 }
 
 /// Centres the lattice lines in the gaps between tiles. Edge profiles put a boundary on a
