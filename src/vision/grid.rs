@@ -276,9 +276,45 @@ pub(crate) fn locate(frame: &RgbaImage, hints: &Hints) -> Result<(Grid, Integral
     } else {
         busy_window(frame).unwrap_or(window)
     };
+    let whole = locate_in(frame, hints, window, window);
+    if whole.is_ok() || hints.region.is_some() {
+        return whole;
+    }
+    // Both axes periodic, yet no tile-shaped lattice: chrome beside the board (a panel, a
+    // caption) has bent one axis's period. A board that fills over half the area fills one
+    // half of it alone. (An axis with no period at all, a lobby, is no board to recover.)
     let prof = edge_profiles(frame, window);
-    let cols = axis(&prof.cols).ok_or_else(|| no_lattice("column", window))?;
-    let rows = axis(&prof.rows).ok_or_else(|| no_lattice("row", window))?;
+    if axis(&prof.cols).is_none() || axis(&prof.rows).is_none() {
+        return whole;
+    }
+    let (x, y, w, h) = window;
+    let halves = [
+        (x, y, w / 2, h),
+        (x + w / 2, y, w - w / 2, h),
+        (x, y, w, h / 2),
+        (x, y + h / 2, w, h - h / 2),
+    ];
+    for half in halves {
+        let r = locate_in(frame, hints, window, half);
+        if r.is_ok() {
+            return r;
+        }
+    }
+    whole
+}
+
+/// [`locate`] with the pitches and phases taken from the edge profiles of `pwin`, a part of
+/// `window`, and the lattice laid over `window`.
+fn locate_in(
+    frame: &RgbaImage,
+    hints: &Hints,
+    window: (u32, u32, u32, u32),
+    pwin: (u32, u32, u32, u32),
+) -> Result<(Grid, Integral), ReadError> {
+    let prof = edge_profiles(frame, pwin);
+    let cols = axis(&prof.cols).ok_or_else(|| no_lattice("column", pwin))?;
+    let rows = axis(&prof.rows).ok_or_else(|| no_lattice("row", pwin))?;
+    let shift = ((pwin.0 - window.0) as f32, (pwin.1 - window.1) as f32);
     // Tiles are about square (the games seen run from 0.73 to 1.0 wide per tall). When the
     // picked spacings are not, one axis has locked on a texture inside tiles or on a
     // multiple of the pitch: the other candidates near a common size are laid too, and the
@@ -322,6 +358,7 @@ pub(crate) fn locate(frame: &RgbaImage, hints: &Hints) -> Result<(Grid, Integral
         let (Some(x), Some(y)) = (cols.fit(c), rows.fit(r)) else {
             continue;
         };
+        let (x, y) = ((x.0, x.1 + shift.0), (y.0, y.1 + shift.1));
         if !square(x.0, y.0) {
             refusal.get_or_insert(ReadError::NoBoard(format!(
                 "no board found: the regular spacings, {:.1} px across and {:.1} px down, \

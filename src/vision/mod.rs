@@ -315,12 +315,18 @@ fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bo
                 .max(runs as f32 / n / 0.6)
                 .max((odd + runs) as f32 / n / 0.55)
         };
+        let alien = alien_edges(frame, &r);
         let edges = [
             bad((0..g.cols).map(|c| Pos::new(0, c)).collect()),
             bad((0..g.cols).map(|c| Pos::new(g.rows - 1, c)).collect()),
             bad((0..g.rows).map(|row| Pos::new(row, 0)).collect()),
             bad((0..g.rows).map(|row| Pos::new(row, g.cols - 1)).collect()),
         ];
+        let edges: Vec<f32> = edges
+            .iter()
+            .zip(alien)
+            .map(|(&b, a)| if a { b.max(2.0) } else { b })
+            .collect();
         let (k, worst) = edges
             .iter()
             .enumerate()
@@ -347,6 +353,77 @@ fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bo
         }
     }
     r
+}
+
+/// How far (mean absolute difference per channel) every crossing along an edge line must be
+/// from the board's ground for the line to lie outside the board: Ele.me `ref-02`'s black
+/// side panel and wooden frame 80–181 off its tan ground; on gradient backgrounds the edge
+/// lines' crossings drift from the middle's by 18–30 (16 rendered fixtures).
+const ALIEN_GROUND: f32 = 50.0;
+
+/// Which edge lines (top, bottom, left, right) of a reading lie outside the board by its
+/// ground: where four pictures meet, the ground a board stands on shows between their
+/// corners, one colour over most of the board (Ele.me `ref-02`: 76–87 % of its crossings;
+/// QQ, whose tiles touch, shows their rims there: 38 %). A panel beside the board that pairs
+/// with itself (a red box drawn in lines, a caption) shows its own ground at every crossing.
+fn alien_edges(frame: &RgbaImage, r: &Reading) -> [bool; 4] {
+    let g = r.grid;
+    let full = |row: usize, c: usize| !r.board.get(Pos::new(row, c)).is_empty();
+    let meet = |row: usize, c: usize| {
+        full(row - 1, c - 1) && full(row - 1, c) && full(row, c - 1) && full(row, c)
+    };
+    let cross = |row: usize, c: usize| -> Option<[f32; 3]> {
+        if !meet(row, c) {
+            return None;
+        }
+        let x = (g.origin.0 + c as f32 * g.pitch.0) as u32;
+        let y = (g.origin.1 + row as f32 * g.pitch.1) as u32;
+        let mut v = Vec::with_capacity(9);
+        for yy in y.saturating_sub(1)..=y + 1 {
+            for xx in x.saturating_sub(1)..=x + 1 {
+                if xx < frame.width() && yy < frame.height() {
+                    let p = frame.get_pixel(xx, yy).0;
+                    v.push([p[0] as f32, p[1] as f32, p[2] as f32]);
+                }
+            }
+        }
+        Some(pixels::mode_colour(&v, 12.0))
+    };
+    // The ground from at most 64 crossings spread over the board (the mode is quadratic).
+    let spots: Vec<(usize, usize)> = (1..g.rows)
+        .flat_map(|row| (1..g.cols).map(move |c| (row, c)))
+        .filter(|&(row, c)| meet(row, c))
+        .collect();
+    let stride = spots.len().div_ceil(64).max(1);
+    let all: Vec<[f32; 3]> = spots
+        .iter()
+        .step_by(stride)
+        .filter_map(|&(row, c)| cross(row, c))
+        .collect();
+    if all.len() < 8 {
+        return [false; 4];
+    }
+    let ground = pixels::mode_colour(&all, 12.0);
+    let held = all
+        .iter()
+        .filter(|&&p| colour_dist(p, ground) <= 18.0)
+        .count();
+    if held * 2 <= all.len() {
+        return [false; 4];
+    }
+    let alien = |xs: Vec<(usize, usize)>| {
+        let v: Vec<[f32; 3]> = xs
+            .into_iter()
+            .filter_map(|(row, c)| cross(row, c))
+            .collect();
+        v.len() >= 2 && v.iter().all(|&p| colour_dist(p, ground) > ALIEN_GROUND)
+    };
+    [
+        alien((1..g.cols).map(|c| (1, c)).collect()),
+        alien((1..g.cols).map(|c| (g.rows - 1, c)).collect()),
+        alien((1..g.rows).map(|row| (row, 1)).collect()),
+        alien((1..g.rows).map(|row| (row, g.cols - 1)).collect()),
+    ]
 }
 
 /// Centres the lattice lines in the gaps between tiles. Edge profiles put a boundary on a
@@ -1071,7 +1148,8 @@ fn read_cells_detail(
         }
     }
     let ring = ring_features(integral, grid, size);
-    let empty = classify_empty(&feats, &ring, grid.cols);
+    let gap = |cut: f32| gap_colour(frame, grid, &feats, cut);
+    let empty = classify_empty(&feats, &ring, grid.cols, &gap);
     let full: Vec<usize> = (0..feats.len()).filter(|&i| !empty[i]).collect();
     let refs: Vec<&CellFeatures> = full.iter().map(|&i| &feats[i]).collect();
     let expand = |k: usize| {
@@ -1155,7 +1233,12 @@ fn ring_features(integral: &pixels::Integral, g: &Grid, size: (u32, u32)) -> Vec
 /// else, from the flattest board cells); a cell is empty when it is about as flat as that
 /// background and close to one of its colours. Comparing with several ring colours copes with
 /// gradients and noise. `feats` is row-major with `cols` cells a row.
-fn classify_empty(feats: &[CellFeatures], ring: &[CellFeatures], cols: usize) -> Vec<bool> {
+fn classify_empty(
+    feats: &[CellFeatures],
+    ring: &[CellFeatures],
+    cols: usize,
+    gap: &dyn Fn(f32) -> Option<[f32; 3]>,
+) -> Vec<bool> {
     let quiet: Vec<&CellFeatures> = ring.iter().filter(|f| f.spread < 10.0).collect();
     // Also the flattest board cells, when they are clearly flatter than the typical cell
     // (a full board has no such cells): the ring may be off the frame or show other panels.
@@ -1181,8 +1264,15 @@ fn classify_empty(feats: &[CellFeatures], ring: &[CellFeatures], cols: usize) ->
             refs.iter()
                 .any(|r| colour_dist(r.mean, f.mean) < 18.0 + r.spread)
         });
-        if cut < mid * 0.5 && !explained && flat_cells_adjoin(feats, cut, cols) {
-            refs.extend(flat);
+        if cut < mid * 0.5 && !explained {
+            // Two cells side by side cannot tell a cleared pair from two crates by their
+            // arrangement; the ground showing between the tiles can.
+            let ground = flat_cells_adjoin(feats, cut, cols)
+                || gap(cut)
+                    .is_some_and(|g| flat.iter().all(|f| colour_dist(g, f.mean) < GAP_MATCH));
+            if ground {
+                refs.extend(flat);
+            }
         }
     }
     if refs.is_empty() {
@@ -1197,6 +1287,53 @@ fn classify_empty(feats: &[CellFeatures], ring: &[CellFeatures], cols: usize) ->
             f.spread < max_spread && refs.iter().any(|r| colour_dist(r.mean, f.mean) < max_dist)
         })
         .collect()
+}
+
+/// How near (mean absolute difference per channel) the flattest cells must be to the ground
+/// seen where four tiles meet to be cleared ground: Ele.me `ref-02`'s two empties 0.6 off;
+/// the crates and stones of the seven rendered fixtures where this is asked, 52–119.
+const GAP_MATCH: f32 = 12.0;
+
+/// The colour where four textured cells (spread over `cut`) meet, the most common one over
+/// 3 × 3 pixels at each such lattice crossing: the board's own ground, which shows there
+/// between rounded tile corners even when the tiles touch along their sides (where a tile's
+/// 3-D side, the colour of a wooden crate, fills the line). `None` under four crossings.
+fn gap_colour(frame: &RgbaImage, g: &Grid, feats: &[CellFeatures], cut: f32) -> Option<[f32; 3]> {
+    let textured = |r: usize, c: usize| feats[r * g.cols + c].spread > cut;
+    let (fw, fh) = frame.dimensions();
+    let px = |x: f32, y: f32| -> Option<[f32; 3]> {
+        (x >= 0.0 && y >= 0.0 && (x as u32) < fw && (y as u32) < fh).then(|| {
+            let p = frame.get_pixel(x as u32, y as u32).0;
+            [p[0] as f32, p[1] as f32, p[2] as f32]
+        })
+    };
+    let mut samples = Vec::new();
+    let mut crossings = 0usize;
+    for r in 1..g.rows {
+        for c in 1..g.cols {
+            if !(textured(r - 1, c - 1)
+                && textured(r - 1, c)
+                && textured(r, c - 1)
+                && textured(r, c))
+            {
+                continue;
+            }
+            crossings += 1;
+            let (x, y) = (
+                g.origin.0 + c as f32 * g.pitch.0,
+                g.origin.1 + r as f32 * g.pitch.1,
+            );
+            for dy in [-1.0, 0.0, 1.0] {
+                samples.extend([-1.0, 0.0, 1.0].iter().filter_map(|dx| px(x + dx, y + dy)));
+            }
+        }
+    }
+    if crossings < 4 {
+        return None;
+    }
+    let stride = samples.len().div_ceil(300).max(1);
+    let sample: Vec<[f32; 3]> = samples.iter().step_by(stride).copied().collect();
+    Some(pixels::mode_colour(&sample, 12.0))
 }
 
 /// Whether the cells no flatter than `cut` lie mostly (over half of them) beside another such
@@ -1320,7 +1457,23 @@ fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> (Vec<usize>, Vec
     let odd_ones: Vec<usize> = (0..ng).filter(|&g| votes[g].1 * 2 > votes[g].0).collect();
     let far_cells = cells.iter().map(|x| far(x)).collect();
     if odd_ones.len() == 1 {
-        (odd_ones, far_cells)
+        return (odd_ones, far_cells);
+    }
+    // Several faceless groups: Ele.me's food fills its tiles to three corners (every tile of
+    // `ref-02` within 6 of the face in one corner, no more), but no tile hides its face in
+    // all four, and its crates show it in none (60 and more off): a single group that shows
+    // it nowhere is the obstacles.
+    let mut bare = vec![(0usize, 0usize); ng];
+    for (i, x) in cells.iter().enumerate() {
+        let v = &mut bare[group[i]];
+        v.0 += 1;
+        if x.body.iter().all(|&b| colour_dist(b, face) > FACE_ROUGH) {
+            v.1 += 1;
+        }
+    }
+    let bare_ones: Vec<usize> = (0..ng).filter(|&g| bare[g].1 * 2 > bare[g].0).collect();
+    if odd_ones.len() > 1 && bare_ones.len() == 1 {
+        (bare_ones, far_cells)
     } else {
         (Vec::new(), far_cells)
     }
@@ -1379,7 +1532,7 @@ mod tests {
                 .collect()
         };
         let empties = |flat_at: &[usize]| -> Vec<usize> {
-            let e = classify_empty(&board(flat_at), &ring, 6);
+            let e = classify_empty(&board(flat_at), &ring, 6, &|_| None);
             (0..24).filter(|&i| e[i]).collect()
         };
         // 4 × 6: singles at (0,1), (2,4), (3,0).
