@@ -1555,7 +1555,7 @@ mod tests {
                 }
             })
             .collect();
-        let e = classify_empty(&feats, &ring, 6);
+        let e = classify_empty(&feats, &ring, 6, &|_| None);
         let empties: Vec<usize> = (0..24).filter(|&i| e[i]).collect();
         let want: Vec<usize> = (0..24).filter(|&i| i % 3 != 0).collect();
         assert_eq!(empties, want);
