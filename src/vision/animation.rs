@@ -27,10 +27,10 @@ const GROUND_TOL: f32 = 10.0;
 /// that shows the board's ground: the most common colour along the lattice lines, where
 /// gaps between tiles and cleared cells are. `None` when the board has no tiles.
 ///
-/// On tiles at rest it is near 0 (every correct reading of the 200 rendered fixtures: 0.031
-/// at most; real boards 0.000, Brown Dust II shot 5 0.016), because a tile is opaque over
+/// On tiles at rest it is near 0 (every correct reading of the 200 rendered fixtures: 0.11
+/// at most, dark-theme `case0089`; real boards 0.000–0.016), because a tile is opaque over
 /// its cell's interior. On a lattice laid over explosion sprites (QQ's end-of-game frame
-/// `show_1`: 0.64) most of each "tile" is the ground between the sprites. Lattices laid
+/// `show_1`: 0.66) most of each "tile" is the ground between the sprites. Lattices laid
 /// off the tiles show it too (misread fixtures 0.14–0.50, httprunner `llk_2`'s 9×6 at the
 /// wrong row pitch 0.62): the reader's cut-off is half, a majority of ground.
 pub fn ground_through_tiles(frame: &RgbaImage, grid: &Grid, board: &Board) -> Option<f32> {
