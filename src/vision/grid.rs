@@ -178,13 +178,20 @@ fn busy_window(frame: &RgbaImage) -> Option<(u32, u32, u32, u32)> {
     let raw = frame.as_raw();
     for by in 0..ny {
         for bx in 0..nx {
-            let mut v = [[0f32; 3]; 16];
-            let mut mean = [0f32; 3];
-            for (k, item) in v.iter_mut().enumerate() {
+            let mut px = [[0u8; 3]; 16];
+            for (k, item) in px.iter_mut().enumerate() {
                 let x = bx as u32 * BLOCK + 2 + (k as u32 % 4) * 4;
                 let y = by as u32 * BLOCK + 2 + (k as u32 / 4) * 4;
                 let i = (y as usize * w as usize + x as usize) * 4;
-                let p = &raw[i..i + 3];
+                item.copy_from_slice(&raw[i..i + 3]);
+            }
+            // One colour throughout (most of a plain screen): no spread, not busy.
+            if px.iter().all(|p| *p == px[0]) {
+                continue;
+            }
+            let mut v = [[0f32; 3]; 16];
+            let mut mean = [0f32; 3];
+            for (item, p) in v.iter_mut().zip(&px) {
                 for c in 0..3 {
                     item[c] = p[c] as f32;
                     mean[c] += p[c] as f32 / 16.0;
