@@ -123,7 +123,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
                 Ok((r2, _)) if r2.unsure.len() <= first.unsure.len() => r2,
                 _ => first,
             },
-            None => first,
+            None => drop_bare_edges(&integral, frame, first),
         }
     };
     // The pitch from the pairs just read; kept when the cells read at least as consistently.
@@ -166,6 +166,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
         }
     }
     let reading = wall_off_crowded(check_types(reading)?, true);
+    let reading = rephase_walled(&integral, frame, reading);
     let tiles = reading.board.tile_count();
     if tiles == 0 {
         return Err(ReadError::NoBoard(format!(
@@ -427,6 +428,78 @@ fn alien_edges(frame: &RgbaImage, r: &Reading) -> [bool; 4] {
         alien((1..g.rows).map(|row| (row, 1)).collect()),
         alien((1..g.rows).map(|row| (row, g.cols - 1)).collect()),
     ]
+}
+
+/// Without a closed backdrop panel nothing marks a board's extent past its outermost
+/// tiles (a cleared edge line looks like the ground around a board), so edge lines of
+/// ground only go, as the box found ends at its paired cells. Such lines remain where the
+/// ground drifts across the board (a gradient): at the box stage its far part did not
+/// match the ring and read as pictures repeated along the line.
+fn drop_bare_edges(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Reading {
+    let g = r.grid;
+    let empty_line = |rows: std::ops::Range<usize>, cols: std::ops::Range<usize>| {
+        rows.flat_map(|row| cols.clone().map(move |c| Pos::new(row, c)))
+            .all(|p| r.board.get(p).is_empty())
+    };
+    if !(empty_line(0..1, 0..g.cols)
+        || empty_line(g.rows - 1..g.rows, 0..g.cols)
+        || empty_line(0..g.rows, 0..1)
+        || empty_line(0..g.rows, g.cols - 1..g.cols))
+    {
+        return r;
+    }
+    let size = frame.dimensions();
+    let feats: Option<Vec<CellFeatures>> = (0..g.rows * g.cols)
+        .map(|i| {
+            features_with(
+                integral,
+                &g,
+                (i / g.cols) as i32,
+                (i % g.cols) as i32,
+                size,
+                false,
+            )
+        })
+        .collect();
+    let Some(feats) = feats else {
+        return r;
+    };
+    let gap = |cut: f32| gap_colour(frame, &g, &feats, cut);
+    let (_, drifted) =
+        classify_empty_detail(&feats, &ring_features(integral, &g, size), g.cols, &gap);
+    let bare = |rows: std::ops::Range<usize>, cols: std::ops::Range<usize>| {
+        let line = || {
+            rows.clone()
+                .flat_map(|row| cols.clone().map(move |c| Pos::new(row, c)))
+        };
+        line().all(|p| r.board.get(p).is_empty()) && line().any(|p| drifted[p.row * g.cols + p.col])
+    };
+    let (mut r0, mut r1, mut c0, mut c1) = (0, g.rows, 0, g.cols);
+    while r1 - r0 > 1 && c1 - c0 > 1 {
+        if bare(r0..r0 + 1, c0..c1) {
+            r0 += 1;
+        } else if bare(r1 - 1..r1, c0..c1) {
+            r1 -= 1;
+        } else if bare(r0..r1, c0..c0 + 1) {
+            c0 += 1;
+        } else if bare(r0..r1, c1 - 1..c1) {
+            c1 -= 1;
+        } else {
+            break;
+        }
+    }
+    if (r1 - r0, c1 - c0) == (g.rows, g.cols) {
+        return r;
+    }
+    let mut ng = g;
+    ng.origin.0 += c0 as f32 * g.pitch.0;
+    ng.origin.1 += r0 as f32 * g.pitch.1;
+    ng.rows = r1 - r0;
+    ng.cols = c1 - c0;
+    match read_cells_detail(integral, frame, &ng) {
+        Ok((n, _)) if n.unsure.len() <= r.unsure.len() => n,
+        _ => r,
+    }
 }
 
 /// Centres the lattice lines in the gaps between tiles. Edge profiles put a boundary on a
@@ -903,6 +976,70 @@ fn extend_past_gaps(frame: &RgbaImage, r: Reading) -> Reading {
     r
 }
 
+/// A lattice that cuts every tile at the same place can find one picture everywhere (pastel
+/// tiles a quarter cell off: their plain bottoms, 93 of 95 pictures walled off as one crowded
+/// type, 2 tiles left). Where under half the pictures read as tiles (only a gate on the
+/// cost: Brown Dust II shot 5 has 40 tiles among 42 stones), shifts of a quarter, a third
+/// and a half cell per axis are read; one that reads at least twice the tiles with no more
+/// unsure cells (tiles pair on the tiles' own lattice, halves of tiles do not) is taken, the
+/// most tiles first, and its lines centred like the first reading's.
+fn rephase_walled(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Reading {
+    let full = r
+        .board
+        .positions()
+        .filter(|&p| !r.board.get(p).is_empty())
+        .count();
+    let tiles = r.board.tile_count();
+    if tiles * 2 >= full {
+        return r;
+    }
+    let mut best: Option<Reading> = None;
+    for axis in 0..2 {
+        for f in [-1.0 / 3.0, -0.25, 0.25, 1.0 / 3.0, 0.5] {
+            let mut t = r.grid;
+            if axis == 0 {
+                t.origin.0 += f * t.pitch.0;
+            } else {
+                t.origin.1 += f * t.pitch.1;
+            }
+            if check_grid(frame, &t).is_err() {
+                continue;
+            }
+            let Ok((n, _)) = read_cells_detail(integral, frame, &t) else {
+                continue;
+            };
+            let Ok(n) = check_types(n) else {
+                continue;
+            };
+            let n = wall_off_crowded(n, true);
+            let better = n.unsure.len() <= r.unsure.len()
+                && n.board.tile_count() >= 2 * tiles.max(1)
+                && best
+                    .as_ref()
+                    .is_none_or(|b| n.board.tile_count() > b.board.tile_count());
+            if better {
+                best = Some(n);
+            }
+        }
+    }
+    let Some(b) = best else {
+        return r;
+    };
+    // The shift is a fraction of a cell; the lines are then centred as on the first reading.
+    let refined = refine_origin(frame, &b);
+    match read_cells_detail(integral, frame, &refined).and_then(|(n, _)| check_types(n)) {
+        Ok(n) => {
+            let n = wall_off_crowded(n, true);
+            if n.unsure.len() <= b.unsure.len() && n.board.tile_count() >= b.board.tile_count() {
+                n
+            } else {
+                b
+            }
+        }
+        Err(_) => b,
+    }
+}
+
 /// Median over the cells `sample` of `g` of the distance from each cell's picture to the
 /// nearest other one's: near zero where the lattice sits on tiles (every tile has a twin),
 /// large where each cell holds parts of different tiles. `None` when a cell is off the
@@ -1278,6 +1415,18 @@ fn classify_empty(
     cols: usize,
     gap: &dyn Fn(f32) -> Option<[f32; 3]>,
 ) -> Vec<bool> {
+    classify_empty_detail(feats, ring, cols, gap).0
+}
+
+/// [`classify_empty`], and which cells are ground only by drift (beside ground and close to
+/// it, not close to any reference colour).
+fn classify_empty_detail(
+    feats: &[CellFeatures],
+    ring: &[CellFeatures],
+    cols: usize,
+    gap: &dyn Fn(f32) -> Option<[f32; 3]>,
+) -> (Vec<bool>, Vec<bool>) {
+    let mut drifted = vec![false; feats.len()];
     let quiet: Vec<&CellFeatures> = ring.iter().filter(|f| f.spread < 10.0).collect();
     // Also the flattest board cells, when they are clearly flatter than the typical cell
     // (a full board has no such cells): the ring may be off the frame or show other panels.
@@ -1315,17 +1464,51 @@ fn classify_empty(
         }
     }
     if refs.is_empty() {
-        return vec![false; feats.len()];
+        return (vec![false; feats.len()], drifted);
     }
     let texture = refs.iter().map(|f| f.spread).fold(0f32, f32::max);
     let max_spread = (texture * 1.6 + 4.0).max(9.0);
     let max_dist = 18.0 + texture;
-    feats
+    let mut empty: Vec<bool> = feats
         .iter()
         .map(|f| {
             f.spread < max_spread && refs.iter().any(|r| colour_dist(r.mean, f.mean) < max_dist)
         })
-        .collect()
+        .collect();
+    // Ground that drifts (a gradient) leaves the ring's colours across a board, a little
+    // per cell: a flat cell beside an empty one and close to it in colour is ground too.
+    if let Some(rows) = feats.len().checked_div(cols) {
+        loop {
+            let mut grew = false;
+            for i in 0..feats.len() {
+                if empty[i] || feats[i].spread >= max_spread {
+                    continue;
+                }
+                let (r, c) = (i / cols, i % cols);
+                let near = [
+                    (r > 0).then(|| i - cols),
+                    (r + 1 < rows).then(|| i + cols),
+                    (c > 0).then(|| i - 1),
+                    (c + 1 < cols).then(|| i + 1),
+                ];
+                let step = near
+                    .iter()
+                    .flatten()
+                    .filter(|&&j| empty[j])
+                    .map(|&j| colour_dist(feats[j].mean, feats[i].mean))
+                    .fold(f32::INFINITY, f32::min);
+                if step < GROUND_STEP {
+                    empty[i] = true;
+                    drifted[i] = true;
+                    grew = true;
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+    }
+    (empty, drifted)
 }
 
 /// How near (mean absolute difference per channel) the flattest cells must be to the ground
@@ -1374,6 +1557,10 @@ fn gap_colour(frame: &RgbaImage, g: &Grid, feats: &[CellFeatures], cut: f32) -> 
     let sample: Vec<[f32; 3]> = samples.iter().step_by(stride).copied().collect();
     Some(pixels::mode_colour(&sample, 12.0))
 }
+
+/// See [`classify_empty`]: the most a flat cell's colour may differ from the empty cell
+/// beside it to be ground.
+const GROUND_STEP: f32 = 13.0;
 
 /// Whether the cells no flatter than `cut` lie mostly (over half of them) beside another such
 /// cell: then they are a board's own ground, cleared areas that run along rows and columns
@@ -1532,6 +1719,31 @@ mod tests {
         assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
         assert_eq!(r.board.tile_count(), board.tile_count());
         assert!(r.unsure.is_empty(), "{:?}", r.unsure);
+    }
+
+    /// Pastel 9×14 at 125 %, found a quarter cell low: every cell held the same plain part of
+    /// a tile and all but two were walled off as one crowded type. Shifted, they pair.
+    #[test]
+    fn one_picture_everywhere_is_rephased() {
+        let (frame, truth, board) = crate::render::fixtures::fixture_case(38);
+        let r = read(&frame, &Hints::default()).expect("a board");
+        assert_eq!(r.board.tile_count(), board.tile_count());
+        assert!(
+            (r.grid.origin.1 - truth.origin.1).abs() <= 3.0,
+            "{:?}",
+            r.grid
+        );
+    }
+
+    /// Classic 6×17 at 150 % on a window-high gradient: the ring matched only the gradient's
+    /// dark end, and two rows and a column each side of the light end were read as flat
+    /// obstacles (8×19). Ground drifts from cell to cell; obstacles stand out of it.
+    #[test]
+    fn drifting_ground_is_not_board() {
+        let (frame, truth, board) = crate::render::fixtures::fixture_case(132);
+        let r = read(&frame, &Hints::default()).expect("a board");
+        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
+        assert_eq!(r.board.tile_count(), board.tile_count());
     }
 
     fn cell(body: [[f32; 3]; 4]) -> CellFeatures {
