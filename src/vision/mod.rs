@@ -1522,13 +1522,7 @@ const GAP_MATCH: f32 = 12.0;
 /// 3-D side, the colour of a wooden crate, fills the line). `None` under four crossings.
 fn gap_colour(frame: &RgbaImage, g: &Grid, feats: &[CellFeatures], cut: f32) -> Option<[f32; 3]> {
     let textured = |r: usize, c: usize| feats[r * g.cols + c].spread > cut;
-    let (fw, fh) = frame.dimensions();
-    let px = |x: f32, y: f32| -> Option<[f32; 3]> {
-        (x >= 0.0 && y >= 0.0 && (x as u32) < fw && (y as u32) < fh).then(|| {
-            let p = frame.get_pixel(x as u32, y as u32).0;
-            [p[0] as f32, p[1] as f32, p[2] as f32]
-        })
-    };
+    let px = |x: f32, y: f32| pixels::rgb_at(frame, x.floor() as i64, y.floor() as i64);
     let mut samples = Vec::new();
     let mut crossings = 0usize;
     for r in 1..g.rows {
