@@ -119,19 +119,13 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
             .filter(|&p| first.board.get(p).is_empty())
             .collect();
         match panel::fit(frame, &first.grid, &empty) {
-            Some(g2) => match read_cells_detail(&integral_for(frame, &g2), frame, &g2) {
-                Ok((r2, _)) if r2.unsure.len() <= first.unsure.len() => r2,
-                _ => first,
-            },
+            Some(g2) => reread_no_worse(&integral_for(frame, &g2), frame, &g2, first),
             None => drop_bare_edges(&integral, frame, first),
         }
     };
     // The pitch from the pairs just read; kept when the cells read at least as consistently.
     let first = match calibrate::refine_pitch(frame, &first) {
-        Some(g2) => match read_cells_detail(&integral, frame, &g2).map(|(r, _)| r) {
-            Ok(r2) if r2.unsure.len() <= first.unsure.len() => r2,
-            _ => first,
-        },
+        Some(g2) => reread_no_worse(&integral, frame, &g2, first),
         None => first,
     };
     let refined = refine_origin(frame, &first);
@@ -380,18 +374,10 @@ fn alien_edges(frame: &RgbaImage, r: &Reading) -> [bool; 4] {
         if !meet(row, c) {
             return None;
         }
-        let x = (g.origin.0 + c as f32 * g.pitch.0) as u32;
-        let y = (g.origin.1 + row as f32 * g.pitch.1) as u32;
-        let mut v = Vec::with_capacity(9);
-        for yy in y.saturating_sub(1)..=y + 1 {
-            for xx in x.saturating_sub(1)..=x + 1 {
-                if xx < frame.width() && yy < frame.height() {
-                    let p = frame.get_pixel(xx, yy).0;
-                    v.push([p[0] as f32, p[1] as f32, p[2] as f32]);
-                }
-            }
-        }
-        Some(pixels::mode_colour(&v, 12.0))
+        Some(pixels::mode_colour(
+            &crossing_pixels(frame, &g, row, c),
+            12.0,
+        ))
     };
     // The ground from at most 64 crossings spread over the board (the mode is quadratic).
     let spots: Vec<(usize, usize)> = (1..g.rows)
@@ -496,10 +482,7 @@ fn drop_bare_edges(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -
     ng.origin.1 += r0 as f32 * g.pitch.1;
     ng.rows = r1 - r0;
     ng.cols = c1 - c0;
-    match read_cells_detail(integral, frame, &ng) {
-        Ok((n, _)) if n.unsure.len() <= r.unsure.len() => n,
-        _ => r,
-    }
+    reread_no_worse(integral, frame, &ng, r)
 }
 
 /// Centres the lattice lines in the gaps between tiles. Edge profiles put a boundary on a
@@ -1139,9 +1122,21 @@ fn merge_halves(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> R
     if g.pitch == r.grid.pitch {
         return r;
     }
-    match read_cells_detail(integral, frame, &g) {
-        Ok((n, _)) if n.unsure.len() <= r.unsure.len() => n,
-        _ => r,
+    reread_no_worse(integral, frame, &g, r)
+}
+
+/// The cells read on `grid` when they leave no more cells unsure than `current`, else
+/// `current`: the test every change of lattice after the first reading must pass (a panel's
+/// bounds, a calibrated pitch, bare edge lines dropped, halves merged).
+fn reread_no_worse(
+    integral: &pixels::Integral,
+    frame: &RgbaImage,
+    grid: &Grid,
+    current: Reading,
+) -> Reading {
+    match read_cells_detail(integral, frame, grid) {
+        Ok((n, _)) if n.unsure.len() <= current.unsure.len() => n,
+        _ => current,
     }
 }
 
@@ -1522,7 +1517,6 @@ const GAP_MATCH: f32 = 12.0;
 /// 3-D side, the colour of a wooden crate, fills the line). `None` under four crossings.
 fn gap_colour(frame: &RgbaImage, g: &Grid, feats: &[CellFeatures], cut: f32) -> Option<[f32; 3]> {
     let textured = |r: usize, c: usize| feats[r * g.cols + c].spread > cut;
-    let px = |x: f32, y: f32| pixels::rgb_at(frame, x.floor() as i64, y.floor() as i64);
     let mut samples = Vec::new();
     let mut crossings = 0usize;
     for r in 1..g.rows {
@@ -1535,13 +1529,7 @@ fn gap_colour(frame: &RgbaImage, g: &Grid, feats: &[CellFeatures], cut: f32) -> 
                 continue;
             }
             crossings += 1;
-            let (x, y) = (
-                g.origin.0 + c as f32 * g.pitch.0,
-                g.origin.1 + r as f32 * g.pitch.1,
-            );
-            for dy in [-1.0, 0.0, 1.0] {
-                samples.extend([-1.0, 0.0, 1.0].iter().filter_map(|dx| px(x + dx, y + dy)));
-            }
+            samples.extend(crossing_pixels(frame, g, r, c));
         }
     }
     if crossings < 4 {
@@ -1550,6 +1538,25 @@ fn gap_colour(frame: &RgbaImage, g: &Grid, feats: &[CellFeatures], cut: f32) -> 
     let stride = samples.len().div_ceil(300).max(1);
     let sample: Vec<[f32; 3]> = samples.iter().step_by(stride).copied().collect();
     Some(pixels::mode_colour(&sample, 12.0))
+}
+
+/// The 3 × 3 pixels (those in the frame) around the lattice crossing where rows `row - 1`,
+/// `row` and columns `c - 1`, `c` meet: where the ground shows between four tiles' rounded
+/// corners.
+fn crossing_pixels(frame: &RgbaImage, g: &Grid, row: usize, c: usize) -> Vec<[f32; 3]> {
+    let x = g.origin.0 + c as f32 * g.pitch.0;
+    let y = g.origin.1 + row as f32 * g.pitch.1;
+    let mut v = Vec::with_capacity(9);
+    for dy in [-1.0, 0.0, 1.0] {
+        for dx in [-1.0, 0.0, 1.0] {
+            v.extend(pixels::rgb_at(
+                frame,
+                (x + dx).floor() as i64,
+                (y + dy).floor() as i64,
+            ));
+        }
+    }
+    v
 }
 
 /// See [`classify_empty`]: the most a flat cell's colour may differ from the empty cell
