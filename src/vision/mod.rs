@@ -16,6 +16,7 @@ pub mod calibrate;
 pub mod cells;
 pub mod grid;
 pub mod load;
+mod outline;
 pub mod panel;
 pub mod pixels;
 pub mod profile;
@@ -142,6 +143,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     // Halves merged first: a doubled pitch may still need its phase.
     let reading = merge_halves(&integral, frame, reading);
     let reading = rephase(&integral, frame, reading);
+    let reading = onto_outline(&integral, frame, reading);
     let reading = extend_past_gaps(frame, reading);
     let g = reading.grid;
     check_animation(frame, &g)?;
@@ -872,6 +874,35 @@ fn rephase(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Readin
             n
         }
         _ => r,
+    }
+}
+
+/// Moves the lattice onto the tiles' outline where it lies clearly off it (see
+/// [`outline`]): a board read a third of a cell off, whose pictures all still have twins
+/// (`case0066`: a full pastel board, every cell the lower two thirds of one tile and the
+/// plain bottom strip of the one above). The shifted lattice is centred like the first
+/// reading and kept when its cells leave no more unsure and nine tenths of the tiles at
+/// least, as in [`rephase`].
+fn onto_outline(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Reading {
+    let mut g = r.grid;
+    if let Some(d) = outline::misplaced_by(frame, &r.grid, &r.board, 0) {
+        g.origin.0 += d;
+    }
+    if let Some(d) = outline::misplaced_by(frame, &r.grid, &r.board, 1) {
+        g.origin.1 += d;
+    }
+    if g.origin == r.grid.origin || check_grid(frame, &g).is_err() {
+        return r;
+    }
+    let Ok((shifted, _)) = read_cells_detail(integral, frame, &g) else {
+        return r;
+    };
+    let centred = refine_origin(frame, &shifted);
+    let n = reread_no_worse(integral, frame, &centred, shifted);
+    if n.unsure.len() <= r.unsure.len() && n.board.tile_count() * 10 >= r.board.tile_count() * 9 {
+        n
+    } else {
+        r
     }
 }
 
