@@ -79,10 +79,10 @@ fn rendered_fixtures_read_exactly() {
     );
     // Issue 3 asks for all 200; the reader is not there yet (dark-theme bevels, an empty edge
     // column, a stone like a tile: see docs/vision.md). Until it is, this is a regression floor at the level
-    // measured last (195 found / 199 true grid), so any loss fails.
+    // measured last (196 found / 199 true grid), so any loss fails.
     assert!(
-        read_ok >= 195 && cells_ok >= 199,
-        "reader got worse: {read_ok}/200 with the grid found (floor 195), {cells_ok}/200 with \
+        read_ok >= 196 && cells_ok >= 199,
+        "reader got worse: {read_ok}/200 with the grid found (floor 196), {cells_ok}/200 with \
          the true grid (floor 199); failed: {failures:?}"
     );
 }

@@ -103,6 +103,11 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     }
     let (g, integral) = grid::locate(frame, hints)?;
     let detail = read_cells_detail(&integral, frame, &g)?;
+    let (integral, detail) = if hints.rows.is_some() || hints.cols.is_some() {
+        (integral, detail)
+    } else {
+        grow_to_close_pairs(frame, integral, detail)
+    };
     // A hinted size is kept: trimming would only take lines the user said are board.
     let first = if hints.rows.is_some() && hints.cols.is_some() {
         detail.0
@@ -939,6 +944,87 @@ pub(crate) fn twin_sample(board: &Board) -> Vec<Pos> {
 /// tiles beyond them.
 const EXTEND_LINES: usize = 3;
 
+/// Lines a side may grow by in one step of [`grow_to_close_pairs`].
+const GROW_LINES: usize = 6;
+
+/// The first reading grown, side by side, over the tiles the busy area left out, when that
+/// closes every pair it left open.
+///
+/// A sparse board falls apart into groups of busy blocks, and a group under a quarter of
+/// the largest is dropped with the chrome (`case0055`: five columns of tiles beyond two
+/// cleared ones, 76 blocks against 439), so the first reading is a part of the board with
+/// its tiles' partners outside (11 unsure cells). Each step takes the growth of one side by
+/// 1 to [`GROW_LINES`] lines (its outermost line holding a tile) that leaves the fewest
+/// unsure cells, fewer than before; the grown board is kept only when no unsure cell is
+/// left: every type of a game comes in pairs, while chrome closes an open pair only by
+/// chance (a HUD row under Brown Dust II's board closed one of two, see
+/// [`extend_past_gaps`]).
+fn grow_to_close_pairs(
+    frame: &RgbaImage,
+    integral: pixels::Integral,
+    detail: (Reading, Vec<bool>),
+) -> (pixels::Integral, (Reading, Vec<bool>)) {
+    if detail.0.unsure.is_empty() {
+        return (integral, detail);
+    }
+    let mut cur: Option<(pixels::Integral, (Reading, Vec<bool>))> = None;
+    loop {
+        let now = cur.as_ref().map_or(&detail.0, |c| &c.1 .0);
+        let mut best: Option<(pixels::Integral, (Reading, Vec<bool>))> = None;
+        for side in 0..4 {
+            for k in 1..=GROW_LINES {
+                let g = grown(&now.grid, side, k);
+                if check_grid(frame, &g).is_err() {
+                    break;
+                }
+                let integral = integral_for(frame, &g);
+                let Ok(n) = read_cells_detail(&integral, frame, &g) else {
+                    break;
+                };
+                let outer = |p: Pos| match side {
+                    0 => p.col == 0,
+                    1 => p.col == g.cols - 1,
+                    2 => p.row == 0,
+                    _ => p.row == g.rows - 1,
+                };
+                let fewer = n.0.unsure.len()
+                    < best
+                        .as_ref()
+                        .map_or(now.unsure.len(), |b| b.1 .0.unsure.len());
+                if fewer && n.0.board.tiles().any(|(p, _)| outer(p)) {
+                    best = Some((integral, n));
+                }
+            }
+        }
+        match best {
+            Some(b) => cur = Some(b),
+            None => break,
+        }
+    }
+    match cur {
+        Some(c) if c.1 .0.unsure.is_empty() => c,
+        _ => (integral, detail),
+    }
+}
+
+/// `g` grown by `k` lines on `side` (left, right, top, bottom).
+fn grown(g: &Grid, side: usize, k: usize) -> Grid {
+    let mut g = *g;
+    match side {
+        0 => {
+            g.origin.0 -= k as f32 * g.pitch.0;
+            g.cols += k;
+        }
+        1 => g.cols += k,
+        2 => {
+            g.origin.1 -= k as f32 * g.pitch.1;
+            g.rows += k;
+        }
+        _ => g.rows += k,
+    }
+    g
+}
+
 /// Grows the board over lines past an edge where tiles lie beyond cleared lines.
 ///
 /// The busy area, and so the lattice, can stop short of a few columns of tiles beyond an
@@ -957,19 +1043,7 @@ fn extend_past_gaps(frame: &RgbaImage, r: Reading) -> Reading {
     // Sides: left, right, top, bottom.
     for side in 0..4 {
         for k in 1..=EXTEND_LINES {
-            let mut g = r.grid;
-            match side {
-                0 => {
-                    g.origin.0 -= k as f32 * g.pitch.0;
-                    g.cols += k;
-                }
-                1 => g.cols += k,
-                2 => {
-                    g.origin.1 -= k as f32 * g.pitch.1;
-                    g.rows += k;
-                }
-                _ => g.rows += k,
-            }
+            let g = grown(&r.grid, side, k);
             if check_grid(frame, &g).is_err() {
                 break;
             }
