@@ -971,31 +971,16 @@ fn grow_to_close_pairs(
     loop {
         let now = cur.as_ref().map_or(&detail.0, |c| &c.1 .0);
         let mut best: Option<(pixels::Integral, (Reading, Vec<bool>))> = None;
-        for side in 0..4 {
-            for k in 1..=GROW_LINES {
-                let g = grown(&now.grid, side, k);
-                if check_grid(frame, &g).is_err() {
-                    break;
-                }
-                let integral = integral_for(frame, &g);
-                let Ok(n) = read_cells_detail(&integral, frame, &g) else {
-                    break;
-                };
-                let outer = |p: Pos| match side {
-                    0 => p.col == 0,
-                    1 => p.col == g.cols - 1,
-                    2 => p.row == 0,
-                    _ => p.row == g.rows - 1,
-                };
-                let fewer = n.0.unsure.len()
-                    < best
-                        .as_ref()
-                        .map_or(now.unsure.len(), |b| b.1 .0.unsure.len());
-                if fewer && n.0.board.tiles().any(|(p, _)| outer(p)) {
-                    best = Some((integral, n));
-                }
+        for_each_growth(frame, &now.grid, GROW_LINES, |integral, n| {
+            let fewer = n.0.unsure.len()
+                < best
+                    .as_ref()
+                    .map_or(now.unsure.len(), |b| b.1 .0.unsure.len());
+            if fewer {
+                best = Some((integral, n));
             }
-        }
+            false
+        });
         match best {
             Some(b) => cur = Some(b),
             None => break,
@@ -1040,14 +1025,34 @@ fn extend_past_gaps(frame: &RgbaImage, r: Reading) -> Reading {
     if r.unsure.is_empty() {
         return r;
     }
-    // Sides: left, right, top, bottom.
+    let mut found = None;
+    for_each_growth(frame, &r.grid, EXTEND_LINES, |_, n| {
+        let done = n.0.unsure.is_empty();
+        if done {
+            found = Some(n.0);
+        }
+        done
+    });
+    found.unwrap_or(r)
+}
+
+/// Calls `visit` with the cells read on `g` grown by 1 to `max` lines on each side in turn
+/// (left, right, top, bottom), when the outermost new line holds a tile, until it returns
+/// true; a side stops where its growth leaves the frame.
+fn for_each_growth(
+    frame: &RgbaImage,
+    g: &Grid,
+    max: usize,
+    mut visit: impl FnMut(pixels::Integral, (Reading, Vec<bool>)) -> bool,
+) {
     for side in 0..4 {
-        for k in 1..=EXTEND_LINES {
-            let g = grown(&r.grid, side, k);
+        for k in 1..=max {
+            let g = grown(g, side, k);
             if check_grid(frame, &g).is_err() {
                 break;
             }
-            let Ok((n, _)) = read_cells_detail(&integral_for(frame, &g), frame, &g) else {
+            let integral = integral_for(frame, &g);
+            let Ok(n) = read_cells_detail(&integral, frame, &g) else {
                 break;
             };
             let outer = |p: Pos| match side {
@@ -1056,12 +1061,11 @@ fn extend_past_gaps(frame: &RgbaImage, r: Reading) -> Reading {
                 2 => p.row == 0,
                 _ => p.row == g.rows - 1,
             };
-            if n.unsure.is_empty() && n.board.tiles().any(|(p, _)| outer(p)) {
-                return n;
+            if n.0.board.tiles().any(|(p, _)| outer(p)) && visit(integral, n) {
+                return;
             }
         }
     }
-    r
 }
 
 /// A lattice that cuts every tile at the same place can find one picture everywhere (pastel
