@@ -1439,7 +1439,16 @@ fn read_cells_detail(
         )
     };
     let grouping = types::group(&refs, type_threshold(&refs), &expand);
-    let (obstacle_groups, far) = obstacle_groups(&refs, &grouping.group);
+    let frame_of = |k: usize| {
+        let i = full[k];
+        cells::frame_profile(
+            integral,
+            grid,
+            (i / grid.cols) as i32,
+            (i % grid.cols) as i32,
+        )
+    };
+    let (obstacle_groups, far) = obstacle_groups(&refs, &grouping.group, &frame_of);
     let mut faceless = vec![false; grid.rows * grid.cols];
     for (k, &i) in full.iter().enumerate() {
         faceless[i] = far[k];
@@ -1756,6 +1765,85 @@ fn wall_off_crowded(mut r: Reading, odd_too: bool) -> Reading {
 const FACE_ROUGH: f32 = 30.0;
 const FACE_CLEAN: f32 = 16.0;
 
+/// Cells whose frames give the common profile: its per-strip median is stable with this many.
+const FRAME_SAMPLE: usize = 32;
+
+/// A cell's frame profile ([`cells::frame_profile`]).
+type Frame = [[f32; 3]; 4 * cells::FRAME_STRIPS];
+
+/// The one group whose cells lack the frame the board's other cells share, when they share
+/// one: three in four cells show the common profile (the per-strip median of a sample)
+/// within [`FACE_CLEAN`] on average, at least two groups mostly show it, and exactly one
+/// group's cells mostly do not.
+///
+/// The face-corner patches miss the dark theme's stones when the lattice sits a pixel or
+/// two off the tiles (the patches land on the bevel highlight, the "face" mode becomes
+/// the highlight, the stones' grey lies near it) or when the pitch is small (32 px: the 13 %
+/// patches straddle the 2-px highlight). The frame is the whole band along each side, so
+/// an offset the lattice has moves every tile's profile alike. Measured (mean distance to
+/// the common profile) on the 200 rendered fixtures, true and found lattices: tiles 0–13.4
+/// (13.4 only on `case0153`'s found lattice, 3.5 px off), stones and crates 17.2–130 (25.3
+/// and more on lattices within 3 px). Real boards whose pictures run to their tiles' edges
+/// (QQ full boards, Brown Dust II, Ele.me) share no frame by this measure: 0–44 % of their
+/// cells within 16 (Brown Dust II shot 5: 51 %, its 42 stone rabbits alike), so the rule
+/// stays out of them; only small late boards come to 61–78 % (QQ's last 14–22 tiles,
+/// httprunner's 8 cells), where their obstacles already read as such, 50 and more off.
+fn frameless_group(group: &[usize], frame_of: &dyn Fn(usize) -> Option<Frame>) -> Option<usize> {
+    let n = group.len();
+    if n < 8 {
+        return None;
+    }
+    // The common profile from a sample spread over the board.
+    let step = n.div_ceil(FRAME_SAMPLE);
+    let sample: Vec<Frame> = (0..n).step_by(step).map(frame_of).collect::<Option<_>>()?;
+    let mut common = [[0f32; 3]; 4 * cells::FRAME_STRIPS];
+    let mut column = vec![0f32; sample.len()];
+    for (k, c) in common.iter_mut().enumerate() {
+        for ch in 0..3 {
+            for (v, f) in column.iter_mut().zip(&sample) {
+                *v = f[k][ch];
+            }
+            let mid = column.len() / 2;
+            c[ch] = *column.select_nth_unstable_by(mid, |a, b| a.total_cmp(b)).1;
+        }
+    }
+    let off = |f: &Frame| {
+        f.iter()
+            .zip(&common)
+            .map(|(a, b)| colour_dist(*a, *b))
+            .sum::<f32>()
+            / common.len() as f32
+            > FACE_CLEAN
+    };
+    if sample.iter().filter(|f| off(f)).count() * 4 > sample.len() {
+        return None;
+    }
+    // Each group by its first cell, and by all of them when that one lacks the frame.
+    let ng = group.iter().max().map_or(0, |m| m + 1);
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); ng];
+    for (k, &g) in group.iter().enumerate() {
+        members[g].push(k);
+    }
+    let mut bare = Vec::new();
+    let mut framed_types = 0;
+    for (g, m) in members.iter().enumerate() {
+        let Some(&first) = m.first() else { continue };
+        if !off(&frame_of(first)?) {
+            framed_types += 1;
+            continue;
+        }
+        let mut lacking = 1;
+        for &k in &m[1..] {
+            lacking += off(&frame_of(k)?) as usize;
+        }
+        if lacking * 2 > m.len() {
+            bare.push(g);
+        }
+    }
+    // A frame is what different pictures share: cells of one picture share everything.
+    (bare.len() == 1 && framed_types >= 2).then(|| bare[0])
+}
+
 /// Groups that are obstacles rather than tiles. Every tile of a game shares a body (the face
 /// around the symbol), seen in at least two face corners (a symbol reaches two at most) and
 /// cleanly in one (see [`FACE_CLEAN`]); the body is
@@ -1763,10 +1851,15 @@ const FACE_CLEAN: f32 = 16.0;
 /// fewer corners is not a tile; if exactly one such group exists it is the obstacles (every crate
 /// looks alike), while several such groups are tiles of a game with more than one face
 /// colour.
-fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> (Vec<usize>, Vec<bool>) {
+fn obstacle_groups(
+    cells: &[&CellFeatures],
+    group: &[usize],
+    frame_of: &dyn Fn(usize) -> Option<Frame>,
+) -> (Vec<usize>, Vec<bool>) {
     if cells.is_empty() {
         return (Vec::new(), Vec::new());
     }
+    let frameless = frameless_group(group, frame_of);
     // The face colour is the most common corner colour, within 20; at most 240 patches are
     // compared.
     let patches: Vec<[f32; 3]> = cells.iter().flat_map(|x| x.body.iter().copied()).collect();
@@ -1788,6 +1881,9 @@ fn obstacle_groups(cells: &[&CellFeatures], group: &[usize]) -> (Vec<usize>, Vec
     }
     let odd_ones: Vec<usize> = (0..ng).filter(|&g| votes[g].1 * 2 > votes[g].0).collect();
     let far_cells = cells.iter().map(|x| far(x)).collect();
+    if let Some(g) = frameless {
+        return (vec![g], far_cells);
+    }
     if odd_ones.len() == 1 {
         return (odd_ones, far_cells);
     }
@@ -1849,6 +1945,23 @@ mod tests {
         let (frame, truth, board) = crate::render::fixtures::fixture_case(132);
         let r = read(&frame, &Hints::default()).expect("a board");
         assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
+        assert_eq!(r.board.tile_count(), board.tile_count());
+    }
+
+    /// Dark theme at pitch 32: the face-corner patches straddle the tiles' 2-px bevel
+    /// highlight, the stones' grey lies near the face colour so found, and the two stones
+    /// read as a tile pair. They lack the frame (border, highlight, 3-D side) every tile shows.
+    #[test]
+    fn stones_without_the_tiles_frame_are_obstacles() {
+        let (frame, truth, board) = crate::render::fixtures::fixture_case(153);
+        let r = read_cells(&frame, &truth).expect("a board");
+        for p in board.positions() {
+            assert_eq!(
+                r.board.get(p) == Cell::Obstacle,
+                board.get(p) == Cell::Obstacle,
+                "{p}"
+            );
+        }
         assert_eq!(r.board.tile_count(), board.tile_count());
     }
 
@@ -1995,7 +2108,7 @@ mod tests {
         let edge_tile = cell([off(60.0), off(3.0), off(-20.0), off(120.0)]);
         let stone = cell([off(62.0), off(29.0), off(-23.5), off(95.0)]);
         let cells = [&tile, &tile, &edge_tile, &edge_tile, &stone, &stone];
-        let (obstacles, far) = obstacle_groups(&cells, &[0, 0, 1, 1, 2, 2]);
+        let (obstacles, far) = obstacle_groups(&cells, &[0, 0, 1, 1, 2, 2], &|_| None);
         assert_eq!(far, vec![false, false, false, false, true, true]);
         assert_eq!(obstacles, vec![2]);
     }
