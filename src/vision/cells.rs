@@ -221,10 +221,11 @@ pub(crate) fn frame_profile(
         // both lines.
         let (a0, len_a, b0, len_b) = if vertical { (y, h, x, w) } else { (x, w, y, h) };
         let along = [a0 + 0.25 * len_a, a0 + 0.75 * len_a];
-        let across: Vec<f32> = (0..n)
-            .map(|k| b0 + k as f32 * depth * len_b)
-            .chain((0..n).map(|k| b0 + len_b - k as f32 * depth * len_b))
-            .collect();
+        let mut across = [0f32; 2 * (FRAME_STRIPS + 1)];
+        for k in 0..n {
+            across[k] = b0 + k as f32 * depth * len_b;
+            across[n + k] = b0 + len_b - k as f32 * depth * len_b;
+        }
         let table = if vertical {
             integral.corner_sums(&across, &along)?
         } else {
