@@ -198,6 +198,64 @@ pub fn features_with(
     })
 }
 
+/// Strips of the tile's frame per side of a cell (see [`frame_profile`]).
+pub(crate) const FRAME_STRIPS: usize = 8;
+
+/// The colours of thin strips parallel to each side of cell (row, col), from the lattice
+/// line inwards (each 2.5 % of the pitch deep, over the side's middle half, to a fifth of the
+/// cell in): top, bottom, left, right. Where a game draws its tiles with a border, a bevel
+/// or a 3-D side, every tile shows the same profile here (symbols stay further in); a stone
+/// or a crate drawn over the whole cell does not.
+pub(crate) fn frame_profile(
+    integral: &Integral,
+    grid: &Grid,
+    row: i32,
+    col: i32,
+) -> Option<[[f32; 3]; 4 * FRAME_STRIPS]> {
+    let (x, y, w, h) = grid.cell_rect(row, col);
+    let depth = 0.025;
+    let n = FRAME_STRIPS + 1;
+    let mut out = [[0f32; 3]; 4 * FRAME_STRIPS];
+    for vertical in [false, true] {
+        // Along the strips: the side's middle half; across them: the strips' edges from
+        // both lines.
+        let (a0, len_a, b0, len_b) = if vertical { (y, h, x, w) } else { (x, w, y, h) };
+        let along = [a0 + 0.25 * len_a, a0 + 0.75 * len_a];
+        let mut across = [0f32; 2 * (FRAME_STRIPS + 1)];
+        for k in 0..n {
+            across[k] = b0 + k as f32 * depth * len_b;
+            across[n + k] = b0 + len_b - k as f32 * depth * len_b;
+        }
+        let table = if vertical {
+            integral.corner_sums(&across, &along)?
+        } else {
+            integral.corner_sums(&along, &across)?
+        };
+        // The table at (along index i, across index j).
+        let at = |i: usize, j: usize| {
+            if vertical {
+                table[i * across.len() + j]
+            } else {
+                table[j * 2 + i]
+            }
+        };
+        let area = (0.5 * len_a * depth * len_b) as f64;
+        for side in 0..2 {
+            for k in 0..FRAME_STRIPS {
+                let (j0, j1) = (side * n + k, side * n + k + 1);
+                let (a, b, c, d) = (at(0, j0), at(1, j0), at(0, j1), at(1, j1));
+                let slot = (vertical as usize * 2 + side) * FRAME_STRIPS + k;
+                for ch in 0..3 {
+                    // The bottom and right strips run from the far line inwards: their
+                    // second edge comes first, so the sign is taken off.
+                    out[slot][ch] = ((d[ch] - b[ch] - c[ch] + a[ch]) / area).abs() as f32;
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
 /// Mean absolute difference of two descriptors (0..255 per channel).
 #[inline]
 pub fn desc_dist(a: &Desc, b: &Desc) -> f32 {
