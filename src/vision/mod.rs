@@ -1581,10 +1581,23 @@ fn classify_empty_detail(
         });
         if cut < mid * 0.5 && !explained {
             // Two cells side by side cannot tell a cleared pair from two crates by their
-            // arrangement; the ground showing between the tiles can.
-            let ground = flat_cells_adjoin(feats, cut, cols)
-                || gap(cut)
-                    .is_some_and(|g| flat.iter().all(|f| colour_dist(g, f.mean) < GAP_MATCH));
+            // arrangement; the ground showing between the tiles can. Where that ground is
+            // the ring's own, the board has no ground of its own for these cells to be:
+            // they are objects on it (stones and crates that clump, `case0249`, `0349`,
+            // `0364`: 52-87 off the ground between the tiles). QQ's board ground differs
+            // from its ring, and its touching tiles show their light rims at the crossings,
+            // no colour of its ring, so its empties still pass by their arrangement.
+            let between = gap(cut);
+            let ground = if between.is_some_and(|g| {
+                refs.iter()
+                    .any(|r| colour_dist(r.mean, g) < 18.0 + r.spread)
+            }) {
+                false
+            } else {
+                flat_cells_adjoin(feats, cut, cols)
+                    || between
+                        .is_some_and(|g| flat.iter().all(|f| colour_dist(g, f.mean) < GAP_MATCH))
+            };
             if ground {
                 refs.extend(flat);
             }
