@@ -1,5 +1,5 @@
 //! Rendered fixtures read exactly: `fixture_case(0..200)` across themes, backgrounds, sizes,
-//! gaps, JPEG and DPI scales. Grid within tolerance (origin 3 px, pitch 0.5 px), board equal
+//! gaps, JPEG and DPI scales, and a fresh range `200..400` from the same generator. Grid within tolerance (origin 3 px, pitch 0.5 px), board equal
 //! up to renaming — both with the grid found ([`read`]) and with the true grid given
 //! ([`read_cells`]).
 
@@ -31,11 +31,12 @@ fn grid_ok(got: &Grid, want: &Grid) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn rendered_fixtures_read_exactly() {
+/// Reads fixtures `range` both ways, prints a line per case, and returns (read with the grid
+/// found, read on the true grid, failures).
+fn check_range(range: std::ops::Range<u64>) -> (usize, usize, Vec<String>) {
     let mut failures = Vec::new();
     let (mut cells_ok, mut read_ok) = (0usize, 0usize);
-    for i in 0..CASES {
+    for i in range.clone() {
         let name = fixture_spec(i).name;
         let (img, truth_grid, truth) = fixture_case(i);
         let with_grid = match read_cells(&img, &truth_grid) {
@@ -73,10 +74,17 @@ fn rendered_fixtures_read_exactly() {
         }
     }
     println!(
-        "{} of {CASES} fixtures read exactly ({read_ok} with the grid found, {cells_ok} with \
-         the true grid)",
-        CASES as usize - failures.len()
+        "{} of {} fixtures {range:?} read exactly ({read_ok} with the grid found, {cells_ok} \
+         with the true grid)",
+        (range.end - range.start) as usize - failures.len(),
+        range.end - range.start
     );
+    (read_ok, cells_ok, failures)
+}
+
+#[test]
+fn rendered_fixtures_read_exactly() {
+    let (read_ok, cells_ok, failures) = check_range(0..CASES);
     // Issue 3 asks for all 200; the reader is not there yet (an empty edge column: see
     // docs/vision.md). Until it is, this is a regression floor at the level
     // measured last (199 found / 200 true grid), so any loss fails.
@@ -84,5 +92,19 @@ fn rendered_fixtures_read_exactly() {
         read_ok >= 199 && cells_ok >= 200,
         "reader got worse: {read_ok}/200 with the grid found (floor 199), {cells_ok}/200 with \
          the true grid (floor 200); failed: {failures:?}"
+    );
+}
+
+/// Cases 200..400, drawn by the same generator but not looked at until session 15, after
+/// the first 200 had been tuned on for many sessions: the first time they were read, 184
+/// of them read exactly with the grid found (cases 400..600, never tuned on: 195). They
+/// keep the first 200 honest: a rule fitted to a few cases shows here.
+#[test]
+fn fresh_fixtures_read_exactly() {
+    let (read_ok, cells_ok, failures) = check_range(CASES..2 * CASES);
+    assert!(
+        read_ok >= 187 && cells_ok >= 200,
+        "reader got worse on the fresh cases: {read_ok}/200 with the grid found (floor 187), \
+         {cells_ok}/200 with the true grid (floor 200); failed: {failures:?}"
     );
 }
