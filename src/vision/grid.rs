@@ -420,6 +420,24 @@ fn sharper_multiple(frame: &RgbaImage, found: &[(f32, Grid, Integral)], top: usi
     if related.is_empty() {
         return top;
     }
+    // A coarser lattice whose board pairs the same picture area (equal but for rounding in
+    // the sums): the finer one's pairs are its halves, each tile read as two cells that pair
+    // as the tile does, and the coarser explains the same pictures with whole tiles.
+    let coarser = |i: usize| {
+        let (p, q) = (found[i].1.pitch, found[top].1.pitch);
+        p.0 >= q.0 * 0.96 && p.1 >= q.1 * 0.96 && (p.0 > q.0 * 1.5 || p.1 > q.1 * 1.5)
+    };
+    let tie = related
+        .iter()
+        .copied()
+        .filter(|&i| coarser(i) && (found[i].0 - found[top].0).abs() <= 1e-5 * found[top].0)
+        .max_by(|&a, &b| {
+            let pa = found[a].1.pitch.0 * found[a].1.pitch.1;
+            pa.total_cmp(&(found[b].1.pitch.0 * found[b].1.pitch.1))
+        });
+    if let Some(i) = tie {
+        return i;
+    }
     let twin = |i: usize| -> Option<f32> {
         let (_, g, integral) = &found[i];
         let (r, _) = super::read_cells_detail(integral, frame, g).ok()?;

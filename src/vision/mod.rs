@@ -108,6 +108,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     } else {
         grow_to_close_pairs(frame, integral, detail)
     };
+    let box_found = detail.0.grid;
     // A hinted size is kept: trimming would only take lines the user said are board.
     let first = if hints.rows.is_some() && hints.cols.is_some() {
         detail.0
@@ -126,7 +127,10 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
             .collect();
         match panel::fit(frame, &first.grid, &empty) {
             Some(g2) => reread_no_worse(&integral_for(frame, &g2), frame, &g2, first),
-            None => drop_bare_edges(&integral, frame, first),
+            None => {
+                let first = drop_held_edges(&integral, frame, &box_found, first);
+                drop_bare_edges(&integral, frame, first)
+            }
         }
     };
     // The pitch from the pairs just read; kept when the cells read at least as consistently.
@@ -421,6 +425,59 @@ fn alien_edges(frame: &RgbaImage, r: &Reading) -> [bool; 4] {
         alien((1..g.rows).map(|row| (row, 1)).collect()),
         alien((1..g.rows).map(|row| (row, g.cols - 1)).collect()),
     ]
+}
+
+/// Edge lines all ground that only the chrome [`trim`] dropped held in the box (`start`, the
+/// box before the trim): the box found ends at its paired cells, and a title bar wider than
+/// the board, or above a line of ground, kept those lines in it. Only where no backdrop
+/// panel bounds the board (a panel marks its extent past its outermost tiles).
+fn drop_held_edges(
+    integral: &pixels::Integral,
+    frame: &RgbaImage,
+    start: &Grid,
+    r: Reading,
+) -> Reading {
+    let g = r.grid;
+    // Lines dropped before (top, left) and after (bottom, right) the board, per axis.
+    let before = |o: f32, s: f32, p: f32| ((o - s) / p).round() as usize;
+    let top = before(g.origin.1, start.origin.1, g.pitch.1);
+    let left = before(g.origin.0, start.origin.0, g.pitch.0);
+    let bottom = (start.rows - g.rows).saturating_sub(top);
+    let right = (start.cols - g.cols).saturating_sub(left);
+    // Nothing dropped, or chrome on both sides of an axis: a frame around the board,
+    // which bounds it as a panel does (Brown Dust II shot 4's gold frame).
+    if top + left + bottom + right == 0 || (top > 0 && bottom > 0) || (left > 0 && right > 0) {
+        return r;
+    }
+    let empty_line = |rows: std::ops::Range<usize>, cols: std::ops::Range<usize>| {
+        rows.flat_map(|row| cols.clone().map(move |c| Pos::new(row, c)))
+            .all(|p| r.board.get(p).is_empty())
+    };
+    let (mut r0, mut r1, mut c0, mut c1) = (0, g.rows, 0, g.cols);
+    while r1 - r0 > 2 && empty_line(r0..r0 + 1, c0..c1) {
+        r0 += 1;
+    }
+    while r1 - r0 > 2 && empty_line(r1 - 1..r1, c0..c1) {
+        r1 -= 1;
+    }
+    while c1 - c0 > 2 && empty_line(r0..r1, c0..c0 + 1) {
+        c0 += 1;
+    }
+    while c1 - c0 > 2 && empty_line(r0..r1, c1 - 1..c1) {
+        c1 -= 1;
+    }
+    if (r1 - r0, c1 - c0) == (g.rows, g.cols) {
+        return r;
+    }
+    let mut ng = g;
+    ng.origin.0 += c0 as f32 * g.pitch.0;
+    ng.origin.1 += r0 as f32 * g.pitch.1;
+    ng.rows = r1 - r0;
+    ng.cols = c1 - c0;
+    match read_cells_detail(integral, frame, &ng) {
+        Ok((n, _)) => n,
+        Err(_) => r,
+    }
 }
 
 /// Without a closed backdrop panel nothing marks a board's extent past its outermost
