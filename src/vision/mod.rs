@@ -770,8 +770,16 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
             }
         }
     }
-    let dx = if xs.len() >= 6 { run_middle(xs) } else { 0.0 };
-    let dy = if ys.len() >= 6 { run_middle(ys) } else { 0.0 };
+    let dx = if xs.len() >= 6 {
+        run_middle(xs.clone())
+    } else {
+        0.0
+    };
+    let dy = if ys.len() >= 6 {
+        run_middle(ys.clone())
+    } else {
+        0.0
+    };
     // Tiles that fill their cells leave no gap to centre on: a "background" run between two
     // of them lies inside a 3-D edge drawn in the ground's colour (pastel at 125-150 %: the
     // run sat 3-4 px left of the boundary). Where a tile meets open ground (an empty cell or
@@ -805,7 +813,7 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
         }
         (1..reach).find(|&d| !is_bg(&here, at(d)) && !is_bg(&here, at(d + 1)))
     };
-    let footprint = |horizontal: bool| -> Option<f32> {
+    let footprint = |horizontal: bool| -> Option<(f32, f32)> {
         let (p_along, p_across) = if horizontal { (pw, ph) } else { (ph, pw) };
         let reach = (p_along * 0.5) as i64;
         let (mut before, mut after) = (Vec::new(), Vec::new());
@@ -864,15 +872,54 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
             v[v.len() / 2]
         };
         let (mb, ma) = (med(&mut before), med(&mut after));
-        ((mb + ma).abs() <= 2.5).then_some((mb - ma) / 2.0)
+        Some((mb, ma))
     };
+    // Whether the footprint's gap (from `ma` before the line, where the tile before it ends,
+    // to `mb` past it, where the next begins) shows ground between tiles too: every pixel
+    // inside it on over half the between-tile samples.
+    let ground_between = |pairs: &[(f32, f32, bool)], mb: f32, ma: f32| -> bool {
+        let ok = pairs
+            .iter()
+            .filter(|&&(x, y, horizontal)| {
+                let here = refs_at(x, y);
+                let line = if horizontal { x } else { y };
+                let (lo, hi) = ((line - ma).round() as i64, (line + mb).round() as i64);
+                hi > lo
+                    && (lo..hi).all(|i| {
+                        let p = if horizontal {
+                            px(i, y.round() as i64)
+                        } else {
+                            px(x.round() as i64, i)
+                        };
+                        is_bg(&here, p)
+                    })
+            })
+            .count();
+        ok * 2 > pairs.len()
+    };
+    // A gap run whose middle lies inside the tiles' footprint is not the gap but part of a
+    // tile drawn in a ground colour: pastel's 3-D edge at the bottom/right, 3-4 px of pink
+    // that matches noise, pattern and gradient tones and is wider than a 2-3 px gap at
+    // 125-150 % (`case0250`: the run under the edge, 4 px, beat the 3-px gap beside it,
+    // -2.5 px where the gap lies +3). Then the footprint is taken when its gap shows ground
+    // between the tiles too, and otherwise the line stays when it already lies between the
+    // footprints (tiles that touch: no ground between them to confirm).
     let smaller = |gap_run: f32, horizontal: bool| {
         if gap_run == 0.0 {
             return gap_run;
         }
-        match footprint(horizontal) {
-            Some(f) if f.abs() < gap_run.abs() => f,
-            _ => gap_run,
+        let Some((mb, ma)) = footprint(horizontal) else {
+            return gap_run;
+        };
+        let f = (mb - ma) / 2.0;
+        let in_tile = gap_run < -ma || gap_run > mb;
+        let fills = (mb + ma).abs() <= 2.5 && f.abs() < gap_run.abs();
+        if fills || in_tile && ground_between(if horizontal { &xs } else { &ys }, mb, ma) {
+            f
+        } else if in_tile && ma >= 0.0 && mb >= 0.0 {
+            0.0
+        } else {
+            gap_run
         }
     };
     let dx = smaller(dx, true);

@@ -51,7 +51,11 @@ pub(crate) fn misplaced_by(
     } else {
         (grid.pitch.1, grid.pitch.0)
     };
-    let n = along as usize;
+    // Offsets 0..n cover one cell, n the next line. Rounded, not truncated: a pitch of
+    // 34.99999 gave n = 34, and offset 29 (6 px before the next line, the tiles' top edge
+    // on `case0334`) counted as "near the line", so the lattice a quarter cell off looked
+    // already on the outline.
+    let n = along.round() as usize;
     if n < 8 {
         return None;
     }
