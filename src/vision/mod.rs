@@ -469,11 +469,7 @@ fn drop_held_edges(
     if (r1 - r0, c1 - c0) == (g.rows, g.cols) {
         return r;
     }
-    let mut ng = g;
-    ng.origin.0 += c0 as f32 * g.pitch.0;
-    ng.origin.1 += r0 as f32 * g.pitch.1;
-    ng.rows = r1 - r0;
-    ng.cols = c1 - c0;
+    let ng = sub_grid(&g, r0..r1, c0..c1);
     match read_cells_detail(integral, frame, &ng) {
         Ok((n, _)) => n,
         Err(_) => r,
@@ -541,12 +537,21 @@ fn drop_bare_edges(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -
     if (r1 - r0, c1 - c0) == (g.rows, g.cols) {
         return r;
     }
-    let mut ng = g;
-    ng.origin.0 += c0 as f32 * g.pitch.0;
-    ng.origin.1 += r0 as f32 * g.pitch.1;
-    ng.rows = r1 - r0;
-    ng.cols = c1 - c0;
+    let ng = sub_grid(&g, r0..r1, c0..c1);
     reread_no_worse(integral, frame, &ng, r)
+}
+
+/// The lattice of `g`'s cells `rows` × `cols`: what is left of a board when edge lines go.
+fn sub_grid(g: &Grid, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) -> Grid {
+    Grid {
+        origin: (
+            g.origin.0 + cols.start as f32 * g.pitch.0,
+            g.origin.1 + rows.start as f32 * g.pitch.1,
+        ),
+        pitch: g.pitch,
+        rows: rows.len(),
+        cols: cols.len(),
+    }
 }
 
 /// Centres the lattice lines in the gaps between tiles. Edge profiles put a boundary on a
