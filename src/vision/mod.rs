@@ -449,10 +449,7 @@ fn drop_held_edges(
     if top + left + bottom + right == 0 || (top > 0 && bottom > 0) || (left > 0 && right > 0) {
         return r;
     }
-    let empty_line = |rows: std::ops::Range<usize>, cols: std::ops::Range<usize>| {
-        rows.flat_map(|row| cols.clone().map(move |c| Pos::new(row, c)))
-            .all(|p| r.board.get(p).is_empty())
-    };
+    let empty_line = |rows, cols| line_empty(&r.board, rows, cols);
     let (mut r0, mut r1, mut c0, mut c1) = (0, g.rows, 0, g.cols);
     while r1 - r0 > 2 && empty_line(r0..r0 + 1, c0..c1) {
         r0 += 1;
@@ -483,10 +480,7 @@ fn drop_held_edges(
 /// match the ring and read as pictures repeated along the line.
 fn drop_bare_edges(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Reading {
     let g = r.grid;
-    let empty_line = |rows: std::ops::Range<usize>, cols: std::ops::Range<usize>| {
-        rows.flat_map(|row| cols.clone().map(move |c| Pos::new(row, c)))
-            .all(|p| r.board.get(p).is_empty())
-    };
+    let empty_line = |rows, cols| line_empty(&r.board, rows, cols);
     if !(empty_line(0..1, 0..g.cols)
         || empty_line(g.rows - 1..g.rows, 0..g.cols)
         || empty_line(0..g.rows, 0..1)
@@ -514,11 +508,10 @@ fn drop_bare_edges(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -
     let (_, drifted) =
         classify_empty_detail(&feats, &ring_features(integral, &g, size), g.cols, &gap);
     let bare = |rows: std::ops::Range<usize>, cols: std::ops::Range<usize>| {
-        let line = || {
-            rows.clone()
-                .flat_map(|row| cols.clone().map(move |c| Pos::new(row, c)))
-        };
-        line().all(|p| r.board.get(p).is_empty()) && line().any(|p| drifted[p.row * g.cols + p.col])
+        line_empty(&r.board, rows.clone(), cols.clone())
+            && rows
+                .flat_map(|row| cols.clone().map(move |c| row * g.cols + c))
+                .any(|i| drifted[i])
     };
     let (mut r0, mut r1, mut c0, mut c1) = (0, g.rows, 0, g.cols);
     while r1 - r0 > 1 && c1 - c0 > 1 {
@@ -539,6 +532,12 @@ fn drop_bare_edges(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -
     }
     let ng = sub_grid(&g, r0..r1, c0..c1);
     reread_no_worse(integral, frame, &ng, r)
+}
+
+/// Whether every cell of `board` in `rows` × `cols` is empty (an edge line of ground).
+fn line_empty(board: &Board, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) -> bool {
+    rows.flat_map(|row| cols.clone().map(move |c| Pos::new(row, c)))
+        .all(|p| board.get(p).is_empty())
 }
 
 /// The lattice of `g`'s cells `rows` × `cols`: what is left of a board when edge lines go.
@@ -995,14 +994,18 @@ fn rephase(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Readin
         return r;
     }
     match read_cells_detail(integral, frame, &g) {
-        Ok((n, _))
-            if n.unsure.len() <= r.unsure.len()
-                && n.board.tile_count() * 10 >= r.board.tile_count() * 9 =>
-        {
-            n
-        }
+        Ok((n, _)) if shift_kept(&n, &r) => n,
         _ => r,
     }
+}
+
+/// Whether a reading on a shifted lattice replaces the one it was shifted from: no more
+/// unsure cells and nine tenths of the tiles at least (the wrong lattice reads a junk tile
+/// or two from the halves at its edges: 69 tiles and 4 unsure where the board has 68 and
+/// none).
+fn shift_kept(shifted: &Reading, current: &Reading) -> bool {
+    shifted.unsure.len() <= current.unsure.len()
+        && shifted.board.tile_count() * 10 >= current.board.tile_count() * 9
 }
 
 /// Moves the lattice onto the tiles' outline where it lies clearly off it (see
@@ -1027,7 +1030,7 @@ fn onto_outline(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> R
     };
     let centred = refine_origin(frame, &shifted);
     let n = reread_no_worse(integral, frame, &centred, shifted);
-    if n.unsure.len() <= r.unsure.len() && n.board.tile_count() * 10 >= r.board.tile_count() * 9 {
+    if shift_kept(&n, &r) {
         n
     } else {
         r
@@ -1684,10 +1687,11 @@ fn classify_empty_detail(
         };
         // Only when the ring says nothing about them (else flat obstacles would pass as
         // background).
-        let explained = flat.iter().any(|f| {
+        let ring_has = |c: [f32; 3]| {
             refs.iter()
-                .any(|r| colour_dist(r.mean, f.mean) < 18.0 + r.spread)
-        });
+                .any(|r| colour_dist(r.mean, c) < 18.0 + r.spread)
+        };
+        let explained = flat.iter().any(|f| ring_has(f.mean));
         if cut < mid * 0.5 && !explained {
             // Two cells side by side cannot tell a cleared pair from two crates by their
             // arrangement; the ground showing between the tiles can. Where that ground is
@@ -1697,10 +1701,7 @@ fn classify_empty_detail(
             // from its ring, and its touching tiles show their light rims at the crossings,
             // no colour of its ring, so its empties still pass by their arrangement.
             let between = gap(cut);
-            let ground = if between.is_some_and(|g| {
-                refs.iter()
-                    .any(|r| colour_dist(r.mean, g) < 18.0 + r.spread)
-            }) {
+            let ground = if between.is_some_and(ring_has) {
                 false
             } else {
                 flat_cells_adjoin(feats, cut, cols)
@@ -1733,18 +1734,11 @@ fn classify_empty_detail(
                 if empty[i] || feats[i].spread >= max_spread {
                     continue;
                 }
-                let (r, c) = (i / cols, i % cols);
-                let near = [
-                    (r > 0).then(|| i - cols),
-                    (r + 1 < rows).then(|| i + cols),
-                    (c > 0).then(|| i - 1),
-                    (c + 1 < cols).then(|| i + 1),
-                ];
-                let step = near
-                    .iter()
+                let step = four_neighbours(i, rows, cols)
+                    .into_iter()
                     .flatten()
-                    .filter(|&&j| empty[j])
-                    .map(|&j| colour_dist(feats[j].mean, feats[i].mean))
+                    .filter(|&j| empty[j])
+                    .map(|j| colour_dist(feats[j].mean, feats[i].mean))
                     .fold(f32::INFINITY, f32::min);
                 if step < GROUND_STEP {
                     empty[i] = true;
@@ -1813,6 +1807,18 @@ fn crossing_pixels(frame: &RgbaImage, g: &Grid, row: usize, c: usize) -> Vec<[f3
     v
 }
 
+/// The cells beside cell `i` (above, below, left, right) of a row-major `rows` × `cols`
+/// grid, `None` past its edges.
+pub(crate) fn four_neighbours(i: usize, rows: usize, cols: usize) -> [Option<usize>; 4] {
+    let (r, c) = (i / cols, i % cols);
+    [
+        (r > 0).then(|| i - cols),
+        (r + 1 < rows).then(|| i + cols),
+        (c > 0).then(|| i - 1),
+        (c + 1 < cols).then(|| i + 1),
+    ]
+}
+
 /// See [`classify_empty`]: the most a flat cell's colour may differ from the empty cell
 /// beside it to be ground.
 const GROUND_STEP: f32 = 13.0;
@@ -1828,20 +1834,15 @@ fn flat_cells_adjoin(feats: &[CellFeatures], cut: f32, cols: usize) -> bool {
         return false;
     }
     let rows = feats.len() / cols;
-    let flat = |r: usize, c: usize| feats[r * cols + c].spread <= cut;
+    let flat = |i: usize| feats[i].spread <= cut;
     let (mut n, mut beside) = (0usize, 0usize);
-    for r in 0..rows {
-        for c in 0..cols {
-            if !flat(r, c) {
-                continue;
-            }
-            n += 1;
-            let near = (r > 0 && flat(r - 1, c))
-                || (r + 1 < rows && flat(r + 1, c))
-                || (c > 0 && flat(r, c - 1))
-                || (c + 1 < cols && flat(r, c + 1));
-            beside += near as usize;
-        }
+    for i in (0..rows * cols).filter(|&i| flat(i)) {
+        n += 1;
+        let near = four_neighbours(i, rows, cols)
+            .into_iter()
+            .flatten()
+            .any(flat);
+        beside += near as usize;
     }
     n >= 3 && beside * 2 > n
 }

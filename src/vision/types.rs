@@ -301,14 +301,7 @@ fn marked_match(y: &Desc, x: &Desc, face: [f32; 3], threshold: f32) -> Option<us
     let mut reached = 0;
     while let Some(k) = stack.pop() {
         reached += 1;
-        let (r, c) = (k / B, k % B);
-        let around = [
-            (r > 0).then(|| k - B),
-            (r + 1 < B).then(|| k + B),
-            (c > 0).then(|| k - 1),
-            (c + 1 < B).then(|| k + 1),
-        ];
-        for j in around.into_iter().flatten() {
+        for j in super::four_neighbours(k, B, B).into_iter().flatten() {
             if differs[j] && !seen[j] {
                 seen[j] = true;
                 stack.push(j);
