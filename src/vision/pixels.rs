@@ -84,31 +84,16 @@ impl Integral {
 impl Integral {
     /// The summed-area table at a fractional corner (x, y), bilinear between the integer
     /// corners: treating pixels as little squares, this is the exact sum over [x0, x) × [y0, y).
-    /// Always inlined: it is the inner step of [`Integral::corner_sums`], and with a second
-    /// caller the compiler stopped inlining it there (4 % more instructions per read).
     #[inline(always)]
     fn sum_at(&self, x: f32, y: f32) -> [f64; 3] {
-        let fx = (x - self.x0 as f32).clamp(0.0, self.w as f32);
-        let fy = (y - self.y0 as f32).clamp(0.0, self.h as f32);
-        // Both are clamped to ≥ 0, where truncation is the floor (and, unlike `floor`, no
-        // library call on the baseline x86-64 target).
-        let (ix, iy) = (fx as usize, fy as usize);
-        let (ix1, iy1) = ((ix + 1).min(self.w as usize), (iy + 1).min(self.h as usize));
-        let (tx, ty) = ((fx - ix as f32) as f64, (fy - iy as f32) as f64);
+        let (iy, iy1, ty) = split(y, self.y0, self.h);
         let s = (self.w + 1) as usize;
-        let (a, b, c, d) = (
-            self.sums[iy * s + ix],
-            self.sums[iy * s + ix1],
-            self.sums[iy1 * s + ix],
-            self.sums[iy1 * s + ix1],
-        );
-        let mut out = [0f64; 3];
-        for i in 0..3 {
-            let top = a[i] as f64 * (1.0 - tx) + b[i] as f64 * tx;
-            let bottom = c[i] as f64 * (1.0 - tx) + d[i] as f64 * tx;
-            out[i] = top * (1.0 - ty) + bottom * ty;
-        }
-        out
+        blend(
+            &self.sums[iy * s..],
+            &self.sums[iy1 * s..],
+            split(x, self.x0, self.w),
+            ty,
+        )
     }
 
     /// The table at every (x, y) of two lists of fractional coordinates, row-major by y;
@@ -120,29 +105,17 @@ impl Integral {
         {
             return None;
         }
-        // `sum_at` per corner, with the clamping and splitting of each x and y done once per
-        // coordinate instead of once per corner (the same arithmetic, so the same sums).
+        // [`Integral::sum_at`] per corner, with each x and y split once per coordinate
+        // instead of once per corner (the same arithmetic, so the same sums).
         let s = (self.w + 1) as usize;
-        let split = |v: f32, lo: i64, len: i64| {
-            let f = (v - lo as f32).clamp(0.0, len as f32);
-            let i = f as usize;
-            (i, (i + 1).min(len as usize), (f - i as f32) as f64)
-        };
         let cols: Vec<(usize, usize, f64)> =
             xs.iter().map(|&x| split(x, self.x0, self.w)).collect();
         let mut out = Vec::with_capacity(xs.len() * ys.len());
         for &y in ys {
             let (iy, iy1, ty) = split(y, self.y0, self.h);
             let (top_row, bottom_row) = (&self.sums[iy * s..], &self.sums[iy1 * s..]);
-            for &(ix, ix1, tx) in &cols {
-                let (a, b, c, d) = (top_row[ix], top_row[ix1], bottom_row[ix], bottom_row[ix1]);
-                let mut v = [0f64; 3];
-                for i in 0..3 {
-                    let top = a[i] as f64 * (1.0 - tx) + b[i] as f64 * tx;
-                    let bottom = c[i] as f64 * (1.0 - tx) + d[i] as f64 * tx;
-                    v[i] = top * (1.0 - ty) + bottom * ty;
-                }
-                out.push(v);
+            for &col in &cols {
+                out.push(blend(top_row, bottom_row, col, ty));
             }
         }
         Some(out)
@@ -222,6 +195,36 @@ pub(crate) fn mode_colour(colours: &[[f32; 3]], tol: f32) -> [f32; 3] {
         }
     }
     out
+}
+
+/// A fractional table coordinate `v` of a window starting at `lo`, `len` pixels long:
+/// the integer corners either side (clamped to the window) and the weight of the second.
+#[inline(always)]
+fn split(v: f32, lo: i64, len: i64) -> (usize, usize, f64) {
+    let f = (v - lo as f32).clamp(0.0, len as f32);
+    // Clamped to ≥ 0, where truncation is the floor (and, unlike `floor`, no library call
+    // on the baseline x86-64 target).
+    let i = f as usize;
+    (i, (i + 1).min(len as usize), (f - i as f32) as f64)
+}
+
+/// The table bilinear between two of its rows (from the column a [`split`] gives) at
+/// weight `ty` of the second: the inner step of every summed-area lookup.
+#[inline(always)]
+fn blend(
+    top_row: &[[u32; 3]],
+    bottom_row: &[[u32; 3]],
+    (ix, ix1, tx): (usize, usize, f64),
+    ty: f64,
+) -> [f64; 3] {
+    let (a, b, c, d) = (top_row[ix], top_row[ix1], bottom_row[ix], bottom_row[ix1]);
+    let mut v = [0f64; 3];
+    for i in 0..3 {
+        let top = a[i] as f64 * (1.0 - tx) + b[i] as f64 * tx;
+        let bottom = c[i] as f64 * (1.0 - tx) + d[i] as f64 * tx;
+        v[i] = top * (1.0 - ty) + bottom * ty;
+    }
+    v
 }
 
 /// The colour of pixel (x, y), or `None` off the frame: the samples that walk across lattice
