@@ -98,14 +98,15 @@ fn rendered_fixtures_read_exactly() {
 /// Cases 200..400, drawn by the same generator but not looked at until session 15, after
 /// the first 200 had been tuned on for many sessions: the first time they were read, 184
 /// of them read exactly with the grid found; after that session's rules, which were worked
-/// out on them too, 195. (Cases 400..600, only ever counted: 195, then 196.) They keep
-/// the first 200 honest: a rule fitted to a few cases shows here.
+/// out on them too, 195; 196 since halves merge with a few odd partners (session 16). (Cases
+/// 400..600, only ever counted: 195, then 197; 600..800, counted from session 16: 191, then
+/// 192.) They keep the first 200 honest: a rule fitted to a few cases shows here.
 #[test]
 fn fresh_fixtures_read_exactly() {
     let (read_ok, cells_ok, failures) = check_range(CASES..2 * CASES);
     assert!(
-        read_ok >= 195 && cells_ok >= 200,
-        "reader got worse on the fresh cases: {read_ok}/200 with the grid found (floor 195), \
+        read_ok >= 196 && cells_ok >= 200,
+        "reader got worse on the fresh cases: {read_ok}/200 with the grid found (floor 196), \
          {cells_ok}/200 with the true grid (floor 200); failed: {failures:?}"
     );
 }

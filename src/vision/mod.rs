@@ -1291,6 +1291,15 @@ pub(crate) fn twin_distance(
     Some(nn[nn.len() / 2])
 }
 
+/// Share of a parity's pairs whose right (lower) cell is its left (upper) cell's usual
+/// partner, at or above which that parity reads as halves of tiles. Not all: a symbol's
+/// stroke that reaches into a tile's lower half makes that half a type of its own in a few
+/// tiles (pastel `case0342`: 74 of 82 down, 106 of 112 across; `case0246`: 22 of 25). The
+/// other parity, random neighbours, kept 17–64 % there. A real board can reach it too (QQ
+/// boards with every other row cleared: 84 of 89, the other parity untested), which is why a
+/// merge is kept only when it reads no worse.
+const HALVES_KEPT: f32 = 0.85;
+
 /// Doubles the pitch along an axis where the lattice cuts every tile in two.
 ///
 /// A symbol's strong edges can make the profiles pick half the pitch; each tile then reads
@@ -1298,9 +1307,9 @@ pub(crate) fn twin_distance(
 /// picture: wherever the left cell shows a type, its right neighbour shows the same other
 /// type. On a real board the neighbours of a type's tiles are random. So for each parity
 /// (pairs starting at even or odd cells) the map from a cell's type to its partner's is
-/// checked: exactly one parity consistent over at least four repeated types, and the other
-/// not, means halves. The cells are then read at twice the pitch, kept when that reading
-/// has no more unsure cells.
+/// checked: one parity keeping [`HALVES_KEPT`] of its pairs over at least four repeated
+/// types, and the other not, means halves. The cells are then read at twice the pitch, kept
+/// when that reading has no more unsure cells.
 fn merge_halves(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Reading {
     let mut g = r.grid;
     for axis in 0..2 {
@@ -1316,24 +1325,40 @@ fn merge_halves(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> R
                 r.board.get(Pos::new(along, across))
             }
         };
-        // Whether every repeated type at the pair starts of parity `k` has one partner
-        // type, with at least four types tested.
+        // Whether the repeated types at the pair starts of parity `k` keep their usual
+        // partner type, with at least four types tested.
         let consistent = |k: usize| -> bool {
-            let mut partner: Vec<(u8, Cell, usize)> = Vec::new();
+            let mut partner: Vec<(u8, Vec<(Cell, usize)>)> = Vec::new();
             for across in 0..n_across {
                 for a in (k..n_along.saturating_sub(1)).step_by(2) {
                     let Cell::Tile(t) = cell(a, across) else {
                         continue;
                     };
                     let b = cell(a + 1, across);
-                    match partner.iter_mut().find(|e| e.0 == t) {
-                        Some(e) if e.1 != b => return false,
-                        Some(e) => e.2 += 1,
-                        None => partner.push((t, b, 1)),
+                    let i = match partner.iter().position(|e| e.0 == t) {
+                        Some(i) => i,
+                        None => {
+                            partner.push((t, Vec::new()));
+                            partner.len() - 1
+                        }
+                    };
+                    let seen = &mut partner[i].1;
+                    match seen.iter_mut().find(|e| e.0 == b) {
+                        Some(e) => e.1 += 1,
+                        None => seen.push((b, 1)),
                     }
                 }
             }
-            partner.iter().filter(|e| e.2 >= 2).count() >= 4
+            let (mut kept, mut tested, mut types) = (0, 0, 0);
+            for (_, seen) in &partner {
+                let n: usize = seen.iter().map(|e| e.1).sum();
+                if n >= 2 {
+                    types += 1;
+                    tested += n;
+                    kept += seen.iter().map(|e| e.1).max().unwrap_or(0);
+                }
+            }
+            types >= 4 && kept as f32 >= HALVES_KEPT * tested as f32
         };
         let k = match (consistent(0), consistent(1)) {
             (true, false) => 0,
@@ -2089,6 +2114,18 @@ mod tests {
         let (frame, truth, board) = crate::render::fixtures::fixture_case(132);
         let r = read(&frame, &Hints::default()).expect("a board");
         assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
+        assert_eq!(r.board.tile_count(), board.tile_count());
+    }
+
+    /// Pastel 11×17 at 125 % on a gradient, found at half the pitch (22×34): a few tiles'
+    /// lower halves show a stroke of their symbol, so a type's partner below is not always
+    /// the same. Most are, and the other parity's are random: the halves merge.
+    #[test]
+    fn halves_merge_despite_a_few_odd_partners() {
+        let (frame, truth, board) = crate::render::fixtures::fixture_case(342);
+        let r = read(&frame, &Hints::default()).expect("a board");
+        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
+        assert!((r.grid.pitch.0 - truth.pitch.0).abs() < 0.5, "{:?}", r.grid);
         assert_eq!(r.board.tile_count(), board.tile_count());
     }
 
