@@ -328,7 +328,6 @@ fn locate_in(
     // picked spacings are not, one axis has locked on a texture inside tiles or on a
     // multiple of the pitch: the other candidates near a common size are laid too, and the
     // lattice whose board box holds the most paired picture area wins.
-    let square = |w: f32, h: f32| (0.5..=2.0).contains(&(w / h));
     let mut tries: Vec<(usize, usize)> = vec![(cols.pick, rows.pick)];
     let (cw, rh) = (cols.pick as f32, rows.pick as f32);
     if !(0.6..=1.67).contains(&(cw / rh)) {
@@ -368,7 +367,7 @@ fn locate_in(
             continue;
         };
         let (x, y) = ((x.0, x.1 + shift.0), (y.0, y.1 + shift.1));
-        if !square(x.0, y.0) {
+        if !tile_shaped(x.0, y.0) {
             refusal.get_or_insert(ReadError::NoBoard(format!(
                 "no board found: the regular spacings, {:.1} px across and {:.1} px down, \
                  are not tile-shaped",
@@ -393,6 +392,13 @@ fn locate_in(
     let top = sharper_multiple(frame, &found, top);
     let (_, g, integral) = found.swap_remove(top);
     Ok((g, integral))
+}
+
+/// Whether a cell of `w` × `h` px can hold a tile: the games seen run from 0.73 to 1.0
+/// wide per tall, and a lattice twice as wide as tall (or tall as wide) has locked on a
+/// texture inside tiles or on a multiple of the pitch along one axis.
+pub(crate) fn tile_shaped(w: f32, h: f32) -> bool {
+    (0.5..=2.0).contains(&(w / h))
 }
 
 /// Among `found` lattices (paired-picture score, grid, summed-area table), the one to use
