@@ -100,8 +100,8 @@ fn rendered_fixtures_read_exactly() {
 /// of them read exactly with the grid found; after that session's rules, which were worked
 /// out on them too, 195; 196 since halves merge with a few odd partners (session 16). Cases
 /// 400..600 were only ever counted: 195 at first sight, 198 now. In session 16 cases
-/// 600..800 were counted (191), then worked on (194), and 800..1000 held out (191 at first
-/// sight, 195 now). They keep the first 200 honest: a rule fitted to a few cases shows here.
+/// 600..800 were counted (191), then worked on (195), and 800..1000 held out (191 at first
+/// sight, 196 now). They keep the first 200 honest: a rule fitted to a few cases shows here.
 #[test]
 fn fresh_fixtures_read_exactly() {
     let (read_ok, cells_ok, failures) = check_range(CASES..2 * CASES);

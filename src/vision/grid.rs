@@ -349,9 +349,10 @@ fn locate_in(
             }
         }
     }
-    // The lattice before a step down to a fraction of the pitch is laid too, but it can only
-    // win on its twins (see `sharper_multiple`), not on paired area, which favours coarse
-    // lattices (cells of 2×2 tiles pair loosely).
+    // The lattice before a step down to a fraction of the pitch is laid too. Paired area
+    // favours coarse lattices (cells of 2×2 tiles pair loosely), so it wins on area only
+    // over a lattice at a fraction of its pitch on both axes (below), else on its twins
+    // (see `sharper_multiple`).
     let coarser = (
         cols.coarser.unwrap_or(cols.pick),
         rows.coarser.unwrap_or(rows.pick),
@@ -361,6 +362,7 @@ fn locate_in(
         tries.push(coarser);
     }
     let mut found: Vec<(f32, Grid, Integral)> = Vec::new();
+    let mut coarser_found = None;
     let mut refusal = None;
     for (k, (c, r)) in tries.into_iter().enumerate() {
         let (Some(x), Some(y)) = (cols.fit(c), rows.fit(r)) else {
@@ -378,7 +380,12 @@ fn locate_in(
         match lattice_board(frame, hints, window, x, y) {
             Ok((g, integral, score)) => {
                 // Below every lattice scored on paired area.
-                let score = if Some(k) == coarser_try { -1.0 } else { score };
+                let score = if Some(k) == coarser_try {
+                    coarser_found = Some((found.len(), score));
+                    -1.0
+                } else {
+                    score
+                };
                 found.push((score, g, integral));
             }
             Err(e) => {
@@ -388,6 +395,20 @@ fn locate_in(
     }
     let Some(top) = (0..found.len()).max_by(|&a, &b| found[a].0.total_cmp(&found[b].0)) else {
         return Err(refusal.unwrap_or_else(|| no_lattice("tile", window)));
+    };
+    // A lattice that cuts every tile across and down (pastel and dark boards whose
+    // symbols' edges outdo the tiles' borders: halves or thirds on both axes) pairs less
+    // picture area than the tiles' own, which explains each tile as one picture: 177 000
+    // against 158 000 (`case0693`, thirds), 207 000 against 188 000 (`case0342`, halves).
+    // Where the step was on one axis only, area still misleads (`case0378`: cells two
+    // tiles wide, 196 000 against the tiles' 158 000).
+    let coarser_on_both = |i: usize| {
+        let (p, q) = (found[i].1.pitch, found[top].1.pitch);
+        p.0 >= q.0 * 1.5 && p.1 >= q.1 * 1.5
+    };
+    let top = match coarser_found {
+        Some((i, area)) if area > found[top].0 && coarser_on_both(i) => i,
+        _ => top,
     };
     let top = sharper_multiple(frame, &found, top);
     let (_, g, integral) = found.swap_remove(top);

@@ -2141,6 +2141,16 @@ mod tests {
         assert_eq!(r.board.tile_count(), board.tile_count());
     }
 
+    /// Dark 9×11 at 125 % on a gradient: the profiles picked a third of the pitch on both
+    /// axes (27×31 cells of 21×23 px). The tiles' own lattice pairs more picture area.
+    #[test]
+    fn thirds_on_both_axes_give_way_to_the_tiles() {
+        let (frame, truth, board) = crate::render::fixtures::fixture_case(693);
+        let r = read(&frame, &Hints::default()).expect("a board");
+        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
+        assert_eq!(r.board.tile_count(), board.tile_count());
+    }
+
     /// Pastel 10×14 at 150 % with 1.5 px gaps that blend into the tiles' pink 3-D edge: the
     /// widest ground run between tiles lay inside the tiles (the edge), 2.5 px before the
     /// line, while every tile began 3.3 px after it. The footprint's centre is the boundary
