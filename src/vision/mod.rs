@@ -106,7 +106,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     let (integral, detail) = if hints.rows.is_some() || hints.cols.is_some() {
         (integral, detail)
     } else {
-        grow_to_close_pairs(frame, integral, detail)
+        grow_to_close_pairs(frame, integral, detail, Growth::FewerOpen)
     };
     let box_found = detail.0.grid;
     // A hinted size is kept: trimming would only take lines the user said are board.
@@ -150,7 +150,27 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
         first
     };
     // Halves merged first: a doubled pitch may still need its phase.
-    let reading = merge_halves(&integral, frame, reading);
+    let pitch_before = reading.grid.pitch;
+    let merged = merge_halves(&integral, frame, reading);
+    // The busy area was measured at the fraction's pitch; at the tiles' own a sparse
+    // board's far tiles may lie past it as at first (`case0246`), so the growth that
+    // closes open pairs is tried again.
+    let grow_merged = merged.grid.pitch != pitch_before
+        && !merged.unsure.is_empty()
+        && hints.rows.is_none()
+        && hints.cols.is_none();
+    let (integral, reading) = if grow_merged {
+        let wider = integral_for(frame, &merged.grid);
+        match read_cells_detail(&wider, frame, &merged.grid) {
+            Ok(d) => {
+                let (i, (r, _)) = grow_to_close_pairs(frame, wider, d, Growth::MorePaired);
+                (i, r)
+            }
+            Err(_) => (integral, merged),
+        }
+    } else {
+        (integral, merged)
+    };
     let reading = rephase(&integral, frame, reading);
     let reading = onto_outline(&integral, frame, reading);
     let reading = extend_past_gaps(frame, reading);
@@ -1079,25 +1099,43 @@ pub(crate) fn twin_sample(board: &Board) -> Vec<Pos> {
 /// tiles beyond them.
 const EXTEND_LINES: usize = 3;
 
+/// What makes one growth better than another in [`grow_to_close_pairs`].
+#[derive(Clone, Copy)]
+enum Growth {
+    /// Fewer cells without a partner.
+    FewerOpen,
+    /// More tiles with a partner, then fewer without.
+    MorePaired,
+}
+
 /// Lines a side may grow by in one step of [`grow_to_close_pairs`].
 const GROW_LINES: usize = 6;
 
-/// The first reading grown, side by side, over the tiles the busy area left out, when that
-/// closes every pair it left open.
+/// A reading grown, side by side, over the tiles the busy area left out, when that closes
+/// every pair it left open.
 ///
 /// A sparse board falls apart into groups of busy blocks, and a group under a quarter of
 /// the largest is dropped with the chrome (`case0055`: five columns of tiles beyond two
 /// cleared ones, 76 blocks against 439), so the first reading is a part of the board with
 /// its tiles' partners outside (11 unsure cells). Each step takes the growth of one side by
-/// 1 to [`GROW_LINES`] lines (its outermost line holding a tile) that leaves the fewest
-/// unsure cells, fewer than before; the grown board is kept only when no unsure cell is
+/// 1 to [`GROW_LINES`] lines (its outermost line holding a tile) that is the best by `by`,
+/// and better than before; the grown board is kept only when no unsure cell is
 /// left: every type of a game comes in pairs, while chrome closes an open pair only by
 /// chance (a HUD row under Brown Dust II's board closed one of two, see
 /// [`extend_past_gaps`]).
+///
+/// A step is the better by `by`: fewer unsure cells, or (after a change of pitch, when
+/// the missing part may lie on several sides) more tiles with a partner, then fewer unsure.
+/// Growing up by four rows can open one pair more than it closes, and only the columns
+/// beyond close them all (`case0246`: 13 unsure, 14 with the rows, 0 with the columns).
+/// That search runs longer where the pairs never close: on the first reading of every
+/// frame it took the reading dump (8 400 readings) from 63 s to 116 s, for one fixture more
+/// in 1 000, so the first reading keeps to fewer unsure cells.
 fn grow_to_close_pairs(
     frame: &RgbaImage,
     integral: pixels::Integral,
     detail: (Reading, Vec<bool>),
+    by: Growth,
 ) -> (pixels::Integral, (Reading, Vec<bool>)) {
     if detail.0.unsure.is_empty() {
         return (integral, detail);
@@ -1107,11 +1145,14 @@ fn grow_to_close_pairs(
         let now = cur.as_ref().map_or(&detail.0, |c| &c.1 .0);
         let mut best: Option<(pixels::Integral, (Reading, Vec<bool>))> = None;
         for_each_growth(frame, &now.grid, GROW_LINES, |integral, n| {
-            let fewer = n.0.unsure.len()
-                < best
-                    .as_ref()
-                    .map_or(now.unsure.len(), |b| b.1 .0.unsure.len());
-            if fewer {
+            let key = |r: &Reading| {
+                let open = r.unsure.len() as i64;
+                match by {
+                    Growth::FewerOpen => (0, -open),
+                    Growth::MorePaired => (r.board.tile_count() as i64 - open, -open),
+                }
+            };
+            if key(&n.0) > best.as_ref().map_or(key(now), |b| key(&b.1 .0)) {
                 best = Some((integral, n));
             }
             false
@@ -2139,6 +2180,18 @@ mod tests {
         assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
         assert!((r.grid.pitch.0 - truth.pitch.0).abs() < 0.5, "{:?}", r.grid);
         assert_eq!(r.board.tile_count(), board.tile_count());
+    }
+
+    /// Pastel 11×18 at 125 %, sparse, found at half the pitch inside a busy area that left
+    /// out four rows and a column: merged to the tiles' pitch, the board grows over them
+    /// (up by four rows, then the columns that close the pairs those opened).
+    #[test]
+    fn merged_halves_grow_over_the_tiles_left_out() {
+        let (frame, truth, board) = crate::render::fixtures::fixture_case(246);
+        let r = read(&frame, &Hints::default()).expect("a board");
+        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
+        assert_eq!(r.board.tile_count(), board.tile_count());
+        assert!(r.unsure.is_empty(), "{:?}", r.unsure);
     }
 
     /// Dark 9×11 at 125 % on a gradient: the profiles picked a third of the pitch on both
