@@ -1990,10 +1990,10 @@ const FRAME_SAMPLE: usize = 32;
 /// A cell's frame profile ([`cells::frame_profile`]).
 type Frame = [[f32; 3]; 4 * cells::FRAME_STRIPS];
 
-/// The one group whose cells lack the frame the board's other cells share, when they share
-/// one: three in four cells show the common profile (the per-strip median of a sample)
-/// within [`FACE_CLEAN`] on average, at least two groups mostly show it, and exactly one
-/// group's cells mostly do not.
+/// Which groups show the frame the board's cells share, when they share one (three in four
+/// cells show the common profile, the per-strip median of a sample, within [`FACE_CLEAN`]
+/// on average; `None` when they do not), and the one group whose cells lack it when at
+/// least two groups mostly show it and exactly one group's cells mostly do not.
 ///
 /// The face-corner patches miss the dark theme's stones when the lattice sits a pixel or
 /// two off the tiles (the patches land on the bevel highlight, the "face" mode becomes
@@ -2007,7 +2007,10 @@ type Frame = [[f32; 3]; 4 * cells::FRAME_STRIPS];
 /// cells within 16 (Brown Dust II shot 5: 51 %, its 42 stone rabbits alike), so the rule
 /// stays out of them; only small late boards come to 61–78 % (QQ's last 14–22 tiles,
 /// httprunner's 8 cells), where their obstacles already read as such, 50 and more off.
-fn frameless_group(group: &[usize], frame_of: &dyn Fn(usize) -> Option<Frame>) -> Option<usize> {
+fn frameless_group(
+    group: &[usize],
+    frame_of: &dyn Fn(usize) -> Option<Frame>,
+) -> Option<FrameVerdict> {
     let n = group.len();
     if n < 8 {
         return None;
@@ -2063,7 +2066,19 @@ fn frameless_group(group: &[usize], frame_of: &dyn Fn(usize) -> Option<Frame>) -
         }
     }
     // A frame is what different pictures share: cells of one picture share everything.
-    (bare.len() == 1 && framed_types >= 2).then(|| bare[0])
+    let frameless = (bare.len() == 1 && framed_types >= 2).then(|| bare[0]);
+    let framed = (0..ng)
+        .map(|g| first[g] != usize::MAX && !bare.contains(&g))
+        .collect();
+    Some(FrameVerdict { frameless, framed })
+}
+
+/// What the frame the board's cells share says of its groups ([`frameless_group`]).
+struct FrameVerdict {
+    /// The one group that lacks it: the obstacles.
+    frameless: Option<usize>,
+    /// Per group: whether its cells mostly show it.
+    framed: Vec<bool>,
 }
 
 /// Groups that are obstacles rather than tiles. Every tile of a game shares a body (the face
@@ -2081,7 +2096,7 @@ fn obstacle_groups(
     if cells.is_empty() {
         return (Vec::new(), Vec::new());
     }
-    let frameless = frameless_group(group, frame_of);
+    let frame = frameless_group(group, frame_of);
     // The face colour is the most common corner colour, within 20; at most 240 patches are
     // compared.
     let patches: Vec<[f32; 3]> = cells.iter().flat_map(|x| x.body.iter().copied()).collect();
@@ -2101,9 +2116,16 @@ fn obstacle_groups(
             v.1 += 1;
         }
     }
-    let odd_ones: Vec<usize> = (0..ng).filter(|&g| votes[g].1 * 2 > votes[g].0).collect();
+    // A group that shows the frame the board's tiles share is tiles, though a symbol hides
+    // its face corners: small dark tiles (28 x 32 px, `case0765`) whose triangle's base
+    // covers both bottom corners and whose slope reaches a top one (30.4 off the face, the
+    // bound 30).
+    let framed = |g: usize| frame.as_ref().is_some_and(|f| f.framed[g]);
+    let odd_ones: Vec<usize> = (0..ng)
+        .filter(|&g| votes[g].1 * 2 > votes[g].0 && !framed(g))
+        .collect();
     let far_cells = cells.iter().map(|x| far(x)).collect();
-    if let Some(g) = frameless {
+    if let Some(g) = frame.as_ref().and_then(|f| f.frameless) {
         return (vec![g], far_cells);
     }
     if odd_ones.len() == 1 {
@@ -2192,6 +2214,18 @@ mod tests {
         assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
         assert_eq!(r.board.tile_count(), board.tile_count());
         assert!(r.unsure.is_empty(), "{:?}", r.unsure);
+    }
+
+    /// Dark 8×19 at 28×32 px: the pink triangles' base covers both bottom face corners and
+    /// their slope reaches a top one, so the twelve of them read as faceless obstacles. They
+    /// show the frame every tile shares.
+    #[test]
+    fn tiles_with_the_frame_are_not_obstacles() {
+        let (frame, _, board) = crate::render::fixtures::fixture_case(765);
+        let r = read(&frame, &Hints::default()).expect("a board");
+        let walls = r.board.positions().filter(|&p| r.board.get(p) == Cell::Obstacle);
+        assert_eq!(walls.count(), 0);
+        assert_eq!(r.board.tile_count(), board.tile_count());
     }
 
     /// Dark 9×11 at 125 % on a gradient: the profiles picked a third of the pitch on both
