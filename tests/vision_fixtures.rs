@@ -98,16 +98,17 @@ fn rendered_fixtures_read_exactly() {
 /// Cases 200..400, drawn by the same generator but not looked at until session 15, after
 /// the first 200 had been tuned on for many sessions: the first time they were read, 184
 /// of them read exactly with the grid found; after that session's rules, which were worked
-/// out on them too, 195; 197 after session 16 (halves merge with a few odd partners, and
-/// grow over the tiles the busy area left out). Cases 400..600 were only ever counted:
-/// 195 at first sight, 198 now. In session 16 cases 600..800 were counted (191), then
-/// worked on (195), and 800..1000 held out (191 at first sight, 196 now). They keep the first 200 honest: a rule fitted to a few cases shows here.
+/// out on them too, 195; 198 after session 16 (halves merge with a few odd partners and
+/// grow over the tiles the busy area left out; a pitch borrowed from the other axis).
+/// Cases 400..600 were only ever counted: 195 at first sight, 198 now. In session 16 cases
+/// 600..800 were counted (191), then worked on (197), and 800..1000 held out (191 at first
+/// sight, 196 now). They keep the first 200 honest: a rule fitted to a few cases shows here.
 #[test]
 fn fresh_fixtures_read_exactly() {
     let (read_ok, cells_ok, failures) = check_range(CASES..2 * CASES);
     assert!(
-        read_ok >= 197 && cells_ok >= 200,
-        "reader got worse on the fresh cases: {read_ok}/200 with the grid found (floor 197), \
+        read_ok >= 198 && cells_ok >= 200,
+        "reader got worse on the fresh cases: {read_ok}/200 with the grid found (floor 198), \
          {cells_ok}/200 with the true grid (floor 200); failed: {failures:?}"
     );
 }

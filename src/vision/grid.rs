@@ -329,22 +329,30 @@ fn locate_in(
     // multiple of the pitch: the other candidates near a common size are laid too, and the
     // lattice whose board box holds the most paired picture area wins.
     let mut tries: Vec<(usize, usize)> = vec![(cols.pick, rows.pick)];
+    let mut borrowed: Vec<usize> = Vec::new();
     let (cw, rh) = (cols.pick as f32, rows.pick as f32);
     if !(0.6..=1.67).contains(&(cw / rh)) {
         // A size made from an axis's own pick is tried on that axis even where its
         // autocorrelation shows no peak: full-width lines (a title bar) can bury the pitch
-        // under its double.
-        let own = |t: f32, pick: f32, lags: &AxisLags| {
-            lags.best_within(t / 1.25, t * 1.25).or_else(|| {
-                let own = t == pick / 2.0 || t == pick * 2.0;
-                let fits = t >= MIN_PITCH as f32 && t * 2.0 <= lags.p.len() as f32;
-                (own && fits).then_some(t.round() as usize)
-            })
+        // under its double. So is the other axis's pick (tiles about square), which is then
+        // "borrowed": a sparse board's few rows under a title and a status bar showed no
+        // peak near the columns' 34 px (`case0262`: rows 60, 68, 78).
+        let own = |t: f32, pick: f32, other: f32, lags: &AxisLags| {
+            lags.best_within(t / 1.25, t * 1.25)
+                .map(|l| (l, false))
+                .or_else(|| {
+                    let own = t == pick / 2.0 || t == pick * 2.0;
+                    let fits = t >= MIN_PITCH as f32 && t * 2.0 <= lags.p.len() as f32;
+                    ((own || t == other) && fits).then_some((t.round() as usize, !own))
+                })
         };
         for t in [cw, rh, cw * 2.0, rh / 2.0, cw / 2.0, rh * 2.0] {
-            if let (Some(c), Some(r)) = (own(t, cw, &cols), own(t, rh, &rows)) {
-                if !tries.contains(&(c, r)) {
-                    tries.push((c, r));
+            if let (Some(c), Some(r)) = (own(t, cw, rh, &cols), own(t, rh, cw, &rows)) {
+                if !tries.contains(&(c.0, r.0)) {
+                    if c.1 || r.1 {
+                        borrowed.push(tries.len());
+                    }
+                    tries.push((c.0, r.0));
                 }
             }
         }
@@ -363,6 +371,7 @@ fn locate_in(
     }
     let mut found: Vec<(f32, Grid, Integral)> = Vec::new();
     let mut coarser_found = None;
+    let mut borrowed_found = Vec::new();
     let mut refusal = None;
     for (k, (c, r)) in tries.into_iter().enumerate() {
         let (Some(x), Some(y)) = (cols.fit(c), rows.fit(r)) else {
@@ -386,6 +395,9 @@ fn locate_in(
                 } else {
                     score
                 };
+                if borrowed.contains(&k) {
+                    borrowed_found.push(found.len());
+                }
                 found.push((score, g, integral));
             }
             Err(e) => {
@@ -410,7 +422,7 @@ fn locate_in(
         Some((i, area)) if area > found[top].0 && coarser_on_both(i) => i,
         _ => top,
     };
-    let top = sharper_multiple(frame, &found, top);
+    let top = sharper_multiple(frame, &found, &borrowed_found, top);
     let (_, g, integral) = found.swap_remove(top);
     Ok((g, integral))
 }
@@ -433,7 +445,15 @@ pub(crate) fn tile_shaped(w: f32, h: f32) -> bool {
 /// tiles' lattice, 7–15 at twice or three times its pitch), and a lattice at half the pitch
 /// over noise and JPEG twins its quarters less well than the tiles (4.0 against 1.0 on
 /// `case0154`). "Clearly" is the margin [`super::rephase`] uses for phases: under 30 %.
-fn sharper_multiple(frame: &RgbaImage, found: &[(f32, Grid, Integral)], top: usize) -> usize {
+/// A lattice whose pitch on one axis was `borrowed` from the other (that axis showed no
+/// period near it) is weighed the same way: cells spanning several tiles pair loosely on
+/// area, but only the tiles' own lattice gives near twins (`case0262`: 2.6 against 11.5).
+fn sharper_multiple(
+    frame: &RgbaImage,
+    found: &[(f32, Grid, Integral)],
+    borrowed: &[usize],
+    top: usize,
+) -> usize {
     let multiple = |a: f32, b: f32| {
         let r = a.max(b) / a.min(b);
         (r - r.round()).abs() < 0.04 * r && r.round() <= 4.0
@@ -441,7 +461,7 @@ fn sharper_multiple(frame: &RgbaImage, found: &[(f32, Grid, Integral)], top: usi
     let related: Vec<usize> = (0..found.len())
         .filter(|&i| {
             let (p, q) = (found[i].1.pitch, found[top].1.pitch);
-            i != top && multiple(p.0, q.0) && multiple(p.1, q.1)
+            i != top && (multiple(p.0, q.0) && multiple(p.1, q.1) || borrowed.contains(&i))
         })
         .collect();
     if related.is_empty() {

@@ -2255,6 +2255,18 @@ mod tests {
         assert!(off <= 1.5, "{:?} against {:?}", r.grid, truth);
     }
 
+    /// Pastel 6×10 at 34 px, sparse, in a small window whose title and status bars fill the
+    /// row profile: the rows show no period near the columns' 34 px, and a lattice of cells
+    /// three tiles wide pairs the most area (refused as an animation). The columns' pitch
+    /// borrowed for the rows gives pictures with near twins.
+    #[test]
+    fn a_pitch_borrowed_from_the_other_axis_wins_on_twins() {
+        let (frame, truth, board) = crate::render::fixtures::fixture_case(262);
+        let r = read(&frame, &Hints::default()).expect("a board");
+        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
+        assert_eq!(r.board.tile_count(), board.tile_count());
+    }
+
     /// Dark 9×11 at 125 % on a gradient: the profiles picked a third of the pitch on both
     /// axes (27×31 cells of 21×23 px). The tiles' own lattice pairs more picture area.
     #[test]
