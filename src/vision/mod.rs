@@ -2167,15 +2167,33 @@ fn obstacle_groups(
 mod tests {
     use super::*;
 
+    /// Fixture `n` drawn and read with no hints, with its true grid and board.
+    fn read_case(n: u64) -> (Reading, Grid, Board) {
+        let (frame, truth, board) = crate::render::fixtures::fixture_case(n);
+        let r = read(&frame, &Hints::default()).expect("a board");
+        (r, truth, board)
+    }
+
+    /// The larger of the two origin errors, in pixels.
+    fn origin_off(a: &Grid, b: &Grid) -> f32 {
+        (a.origin.0 - b.origin.0)
+            .abs()
+            .max((a.origin.1 - b.origin.1).abs())
+    }
+
+    /// The reading has the true size and as many tiles as the true board.
+    fn assert_size_and_tiles(r: &Reading, truth: &Grid, board: &Board) {
+        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
+        assert_eq!(r.board.tile_count(), board.tile_count());
+    }
+
     /// Mahjong 9×19 at 150 %: three columns of tiles the busy area left out (read 9×16 with
     /// 4 unsure cells, their partners). The tiles beyond close those pairs, so the board
     /// grows over them.
     #[test]
     fn tiles_beyond_the_busy_area_join_the_board() {
-        let (frame, truth, board) = crate::render::fixtures::fixture_case(83);
-        let r = read(&frame, &Hints::default()).expect("a board");
-        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
-        assert_eq!(r.board.tile_count(), board.tile_count());
+        let (r, truth, board) = read_case(83);
+        assert_size_and_tiles(&r, &truth, &board);
         assert!(r.unsure.is_empty(), "{:?}", r.unsure);
     }
 
@@ -2183,8 +2201,7 @@ mod tests {
     /// a tile and all but two were walled off as one crowded type. Shifted, they pair.
     #[test]
     fn one_picture_everywhere_is_rephased() {
-        let (frame, truth, board) = crate::render::fixtures::fixture_case(38);
-        let r = read(&frame, &Hints::default()).expect("a board");
+        let (r, truth, board) = read_case(38);
         assert_eq!(r.board.tile_count(), board.tile_count());
         assert!(
             (r.grid.origin.1 - truth.origin.1).abs() <= 3.0,
@@ -2198,10 +2215,8 @@ mod tests {
     /// obstacles (8×19). Ground drifts from cell to cell; obstacles stand out of it.
     #[test]
     fn drifting_ground_is_not_board() {
-        let (frame, truth, board) = crate::render::fixtures::fixture_case(132);
-        let r = read(&frame, &Hints::default()).expect("a board");
-        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
-        assert_eq!(r.board.tile_count(), board.tile_count());
+        let (r, truth, board) = read_case(132);
+        assert_size_and_tiles(&r, &truth, &board);
     }
 
     /// Pastel 11×17 at 125 % on a gradient, found at half the pitch (22×34): a few tiles'
@@ -2209,8 +2224,7 @@ mod tests {
     /// the same. Most are, and the other parity's are random: the halves merge.
     #[test]
     fn halves_merge_despite_a_few_odd_partners() {
-        let (frame, truth, board) = crate::render::fixtures::fixture_case(342);
-        let r = read(&frame, &Hints::default()).expect("a board");
+        let (r, truth, board) = read_case(342);
         assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
         assert!((r.grid.pitch.0 - truth.pitch.0).abs() < 0.5, "{:?}", r.grid);
         assert_eq!(r.board.tile_count(), board.tile_count());
@@ -2221,10 +2235,8 @@ mod tests {
     /// (up by four rows, then the columns that close the pairs those opened).
     #[test]
     fn merged_halves_grow_over_the_tiles_left_out() {
-        let (frame, truth, board) = crate::render::fixtures::fixture_case(246);
-        let r = read(&frame, &Hints::default()).expect("a board");
-        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
-        assert_eq!(r.board.tile_count(), board.tile_count());
+        let (r, truth, board) = read_case(246);
+        assert_size_and_tiles(&r, &truth, &board);
         assert!(r.unsure.is_empty(), "{:?}", r.unsure);
     }
 
@@ -2233,8 +2245,7 @@ mod tests {
     /// show the frame every tile shares.
     #[test]
     fn tiles_with_the_frame_are_not_obstacles() {
-        let (frame, _, board) = crate::render::fixtures::fixture_case(765);
-        let r = read(&frame, &Hints::default()).expect("a board");
+        let (r, _, board) = read_case(765);
         let walls = r
             .board
             .positions()
@@ -2247,11 +2258,8 @@ mod tests {
     /// by a third, which leaves it 4.5 px off until the lines are centred in the gaps again.
     #[test]
     fn a_rephased_lattice_is_centred_in_the_gaps() {
-        let (frame, truth, _) = crate::render::fixtures::fixture_case(682);
-        let r = read(&frame, &Hints::default()).expect("a board");
-        let off = (r.grid.origin.0 - truth.origin.0)
-            .abs()
-            .max((r.grid.origin.1 - truth.origin.1).abs());
+        let (r, truth, _) = read_case(682);
+        let off = origin_off(&r.grid, &truth);
         assert!(off <= 1.5, "{:?} against {:?}", r.grid, truth);
     }
 
@@ -2261,20 +2269,16 @@ mod tests {
     /// borrowed for the rows gives pictures with near twins.
     #[test]
     fn a_pitch_borrowed_from_the_other_axis_wins_on_twins() {
-        let (frame, truth, board) = crate::render::fixtures::fixture_case(262);
-        let r = read(&frame, &Hints::default()).expect("a board");
-        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
-        assert_eq!(r.board.tile_count(), board.tile_count());
+        let (r, truth, board) = read_case(262);
+        assert_size_and_tiles(&r, &truth, &board);
     }
 
     /// Dark 9×11 at 125 % on a gradient: the profiles picked a third of the pitch on both
     /// axes (27×31 cells of 21×23 px). The tiles' own lattice pairs more picture area.
     #[test]
     fn thirds_on_both_axes_give_way_to_the_tiles() {
-        let (frame, truth, board) = crate::render::fixtures::fixture_case(693);
-        let r = read(&frame, &Hints::default()).expect("a board");
-        assert_eq!((r.grid.rows, r.grid.cols), (truth.rows, truth.cols));
-        assert_eq!(r.board.tile_count(), board.tile_count());
+        let (r, truth, board) = read_case(693);
+        assert_size_and_tiles(&r, &truth, &board);
     }
 
     /// Pastel 10×14 at 150 % with 1.5 px gaps that blend into the tiles' pink 3-D edge: the
@@ -2283,11 +2287,8 @@ mod tests {
     /// (was 5.5 px off the truth).
     #[test]
     fn a_footprint_wholly_past_the_line_moves_it() {
-        let (frame, truth, _) = crate::render::fixtures::fixture_case(718);
-        let r = read(&frame, &Hints::default()).expect("a board");
-        let off = (r.grid.origin.0 - truth.origin.0)
-            .abs()
-            .max((r.grid.origin.1 - truth.origin.1).abs());
+        let (r, truth, _) = read_case(718);
+        let off = origin_off(&r.grid, &truth);
         assert!(off <= 1.0, "{:?} against {:?}", r.grid, truth);
     }
 
