@@ -2273,6 +2273,15 @@ mod tests {
         assert_size_and_tiles(&r, &truth, &board);
     }
 
+    /// Pastel 10×13 on a gradient, a clean PNG: every lattice's pictures have near-exact
+    /// twins (the tiles' 0.012, half the pitch down 0.004), so the twins cannot choose
+    /// between them; the tiles' own pairs the most area.
+    #[test]
+    fn near_exact_twins_leave_the_choice_to_area() {
+        let (r, truth, board) = read_case(934);
+        assert_size_and_tiles(&r, &truth, &board);
+    }
+
     /// Dark 9×11 at 125 % on a gradient: the profiles picked a third of the pitch on both
     /// axes (27×31 cells of 21×23 px). The tiles' own lattice pairs more picture area.
     #[test]
