@@ -101,8 +101,8 @@ fn rendered_fixtures_read_exactly() {
 /// out on them too, 195; 198 after session 16 (halves merge with a few odd partners and
 /// grow over the tiles the busy area left out; a pitch borrowed from the other axis).
 /// Cases 400..600 were only ever counted: 195 at first sight, 198 now. In session 16 cases
-/// 600..800 were counted (191), then worked on (197), and 800..1000 held out (191 at first
-/// sight, 196 now). They keep the first 200 honest: a rule fitted to a few cases shows here.
+/// 600..800 (191 at first sight) and then 800..1000 (191, 196 while held out) were worked
+/// on, to 197 each, and 1000..1200 is held out (198 at first sight). They keep the first 200 honest: a rule fitted to a few cases shows here.
 #[test]
 fn fresh_fixtures_read_exactly() {
     let (read_ok, cells_ok, failures) = check_range(CASES..2 * CASES);
