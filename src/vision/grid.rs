@@ -494,10 +494,9 @@ fn sharper_multiple(
     let Some(base) = twin(top) else {
         return top;
     };
-    // Pictures with near-exact twins already (a tenth of the type threshold, as in
-    // `rephase`): a lattice with nearer ones is nearer only by noise (`case0934`, a clean
-    // PNG: the tiles' lattice 0.012, half the pitch down 0.004).
-    if base <= super::TYPE_THRESHOLD * 0.1 {
+    // Pictures with near-exact twins already: a lattice with nearer ones is nearer only by
+    // noise (`case0934`, a clean PNG: the tiles' lattice 0.012, half the pitch down 0.004).
+    if base <= super::NEAR_EXACT_TWINS {
         return top;
     }
 

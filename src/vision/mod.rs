@@ -93,6 +93,10 @@ impl std::error::Error for ReadError {}
 /// 0–3 after JPEG and scaling; different rendered types by 10 or more.
 pub const TYPE_THRESHOLD: f32 = 7.0;
 
+/// A typical twin distance at or under this (a tenth of [`TYPE_THRESHOLD`]) is near-exact:
+/// another lattice or phase can only seem nearer by noise, so the twins do not choose.
+const NEAR_EXACT_TWINS: f32 = TYPE_THRESHOLD * 0.1;
+
 /// Finds the board in `frame` and reads it.
 pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     let (w, h) = frame.dimensions();
@@ -987,9 +991,9 @@ fn rephase(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Readin
     let Some(mut base) = twin_dist(&r.grid) else {
         return r;
     };
-    // Pictures with near-exact twins already (a tenth of the type threshold): no shift can
-    // do three times better by more than noise.
-    if base <= TYPE_THRESHOLD * 0.1 {
+    // Pictures with near-exact twins already: no shift can do three times better by more
+    // than noise.
+    if base <= NEAR_EXACT_TWINS {
         return r;
     }
     let mut g = r.grid;
