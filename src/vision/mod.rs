@@ -107,7 +107,9 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     }
     let (g, integral) = grid::locate(frame, hints)?;
     let detail = read_cells_detail(&integral, frame, &g)?;
-    let (integral, detail) = if hints.rows.is_some() || hints.cols.is_some() {
+    // A hinted size (either axis) stands: the reader does not grow or trim the board.
+    let sized = hints.rows.is_some() || hints.cols.is_some();
+    let (integral, detail) = if sized {
         (integral, detail)
     } else {
         grow_to_close_pairs(frame, integral, detail, Growth::FewerOpen)
@@ -121,7 +123,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     };
     // A backdrop panel closed around the board bounds it where tiles cannot (cleared edge
     // lines, chrome above it that pairs with itself).
-    let first = if hints.rows.is_some() || hints.cols.is_some() {
+    let first = if sized {
         first
     } else {
         let empty: Vec<Pos> = first
@@ -159,10 +161,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     // The busy area was measured at the fraction's pitch; at the tiles' own a sparse
     // board's far tiles may lie past it as at first (`case0246`), so the growth that
     // closes open pairs is tried again.
-    let grow_merged = merged.grid.pitch != pitch_before
-        && !merged.unsure.is_empty()
-        && hints.rows.is_none()
-        && hints.cols.is_none();
+    let grow_merged = merged.grid.pitch != pitch_before && !merged.unsure.is_empty() && !sized;
     let (integral, reading) = if grow_merged {
         let wider = integral_for(frame, &merged.grid);
         match read_cells_detail(&wider, frame, &merged.grid) {
@@ -689,9 +688,9 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
     };
     // Signed offset (from the current line) of the middle of the background run that
     // straddles it, measured along `step` at the sample points, median over tile pairs.
-    let run_middle = |pairs: Vec<(f32, f32, bool)>| -> f32 {
+    let run_middle = |pairs: &[(f32, f32, bool)]| -> f32 {
         let mut mids: Vec<f32> = Vec::new();
-        for (x, y, horizontal) in pairs {
+        for &(x, y, horizontal) in pairs {
             let (xi, yi) = (x.round() as i64, y.round() as i64);
             let here = refs_at(x, y);
             let limit = 8;
@@ -798,16 +797,8 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
             }
         }
     }
-    let dx = if xs.len() >= 6 {
-        run_middle(xs.clone())
-    } else {
-        0.0
-    };
-    let dy = if ys.len() >= 6 {
-        run_middle(ys.clone())
-    } else {
-        0.0
-    };
+    let dx = if xs.len() >= 6 { run_middle(&xs) } else { 0.0 };
+    let dy = if ys.len() >= 6 { run_middle(&ys) } else { 0.0 };
     // Tiles that fill their cells leave no gap to centre on: a "background" run between two
     // of them lies inside a 3-D edge drawn in the ground's colour (pastel at 125-150 %: the
     // run sat 3-4 px left of the boundary). Where a tile meets open ground (an empty cell or
@@ -1030,11 +1021,25 @@ fn rephase(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Readin
         Ok((n, _)) if shift_kept(&n, &r) => n,
         _ => return r,
     };
-    // The shift is a fraction of a cell; the lines are then centred as on the first reading
-    // (`case0682`: a quarter cell off, shifted by a third, 4.5 px left to the gap's middle).
+    // `case0682`: a quarter cell off, shifted by a third, 4.5 px left to the gap's middle.
+    recentred(integral, frame, shifted, Some)
+}
+
+/// A lattice shifted by a fraction of a cell with its lines then centred as on the first
+/// reading ([`refine_origin`]); the centred cells, passed through `finish`, are kept when
+/// they leave no more unsure cells and no fewer tiles than `shifted`.
+fn recentred(
+    integral: &pixels::Integral,
+    frame: &RgbaImage,
+    shifted: Reading,
+    finish: impl Fn(Reading) -> Option<Reading>,
+) -> Reading {
     let refined = refine_origin(frame, &shifted);
-    match read_cells_detail(integral, frame, &refined) {
-        Ok((n, _))
+    match read_cells_detail(integral, frame, &refined)
+        .ok()
+        .and_then(|(n, _)| finish(n))
+    {
+        Some(n)
             if n.unsure.len() <= shifted.unsure.len()
                 && n.board.tile_count() >= shifted.board.tile_count() =>
         {
@@ -1309,19 +1314,9 @@ fn rephase_walled(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) ->
     let Some(b) = best else {
         return r;
     };
-    // The shift is a fraction of a cell; the lines are then centred as on the first reading.
-    let refined = refine_origin(frame, &b);
-    match read_cells_detail(integral, frame, &refined).and_then(|(n, _)| check_types(n)) {
-        Ok(n) => {
-            let n = wall_off_crowded(n, true);
-            if n.unsure.len() <= b.unsure.len() && n.board.tile_count() >= b.board.tile_count() {
-                n
-            } else {
-                b
-            }
-        }
-        Err(_) => b,
-    }
+    recentred(integral, frame, b, |n| {
+        check_types(n).ok().map(|n| wall_off_crowded(n, true))
+    })
 }
 
 /// Median over the cells `sample` of `g` of the distance from each cell's picture to the
