@@ -330,6 +330,7 @@ fn locate_in(
     // lattice whose board box holds the most paired picture area wins.
     let mut tries: Vec<(usize, usize)> = vec![(cols.pick, rows.pick)];
     let mut borrowed: Vec<usize> = Vec::new();
+    let mut borrowed_coarse: Vec<usize> = Vec::new();
     let (cw, rh) = (cols.pick as f32, rows.pick as f32);
     if !(0.6..=1.67).contains(&(cw / rh)) {
         // A size made from an axis's own pick is tried on that axis even where its
@@ -337,20 +338,44 @@ fn locate_in(
         // under its double. So is the other axis's pick (tiles about square), which is then
         // "borrowed": a sparse board's few rows under a title and a status bar showed no
         // peak near the columns' 34 px (`case0262`: rows 60, 68, 78).
-        let own = |t: f32, pick: f32, other: f32, lags: &AxisLags| {
+        let own = |t: f32, pick: f32, other: &[f32], lags: &AxisLags| {
             lags.best_within(t / 1.25, t * 1.25)
                 .map(|l| (l, false))
                 .or_else(|| {
                     let own = t == pick / 2.0 || t == pick * 2.0;
                     let fits = t >= MIN_PITCH as f32 && t * 2.0 <= lags.p.len() as f32;
-                    ((own || t == other) && fits).then_some((t.round() as usize, !own))
+                    ((own || other.contains(&t)) && fits).then_some((t.round() as usize, !own))
                 })
         };
-        for t in [cw, rh, cw * 2.0, rh / 2.0, cw / 2.0, rh * 2.0] {
-            if let (Some(c), Some(r)) = (own(t, cw, rh, &cols), own(t, rh, cw, &rows)) {
+        // An axis's pick may be borrowed, and so may the lag it stepped down from: a sparse
+        // pastel board under JPEG whose rows' edges are its symbols' (dark triangles) more
+        // than its tiles' showed no row peak near 43 at all, while the columns stepped
+        // from 43 down to 21 (`case1110`). A lattice borrowing such a lag is scored below
+        // the rest, like the coarser lattice below, and wins on its twins only: as the
+        // top on area it had led the twins to a lattice at a third of the pitch
+        // (`case0526`: 220 borrowed).
+        let lent = |a: &AxisLags| [Some(a.pick as f32), a.coarser.map(|c| c as f32)];
+        let (col_lags, row_lags): (Vec<f32>, Vec<f32>) = (
+            lent(&cols).into_iter().flatten().collect(),
+            lent(&rows).into_iter().flatten().collect(),
+        );
+        let extra = [cols.coarser, rows.coarser]
+            .into_iter()
+            .flatten()
+            .map(|c| c as f32);
+        let sizes: Vec<f32> = [cw, rh, cw * 2.0, rh / 2.0, cw / 2.0, rh * 2.0]
+            .into_iter()
+            .chain(extra)
+            .collect();
+        for t in sizes {
+            if let (Some(c), Some(r)) = (own(t, cw, &row_lags, &cols), own(t, rh, &col_lags, &rows))
+            {
                 if !tries.contains(&(c.0, r.0)) {
                     if c.1 || r.1 {
                         borrowed.push(tries.len());
+                        if [cols.coarser, rows.coarser].contains(&Some(t as usize)) {
+                            borrowed_coarse.push(tries.len());
+                        }
                     }
                     tries.push((c.0, r.0));
                 }
@@ -391,6 +416,8 @@ fn locate_in(
                 // Below every lattice scored on paired area.
                 let score = if Some(k) == coarser_try {
                     coarser_found = Some((found.len(), score));
+                    -1.0
+                } else if borrowed_coarse.contains(&k) {
                     -1.0
                 } else {
                     score
@@ -841,6 +868,17 @@ mod tests {
         assert_eq!((g.rows, g.cols), (truth.rows, truth.cols));
         assert!((g.pitch.0 - truth.pitch.0).abs() < 0.5, "{:?}", g.pitch);
         assert!((g.pitch.1 - truth.pitch.1).abs() < 0.5, "{:?}", g.pitch);
+    }
+
+    /// A sparse pastel board under JPEG whose rows show no period near the tiles' 43 px
+    /// (read 2×6 at 85×108): the columns' step down from 43 to 21 lends 43 to the rows.
+    #[test]
+    fn a_lag_the_other_axis_stepped_down_from_is_borrowed() {
+        let (frame, truth, _) = fixture_case(1110);
+        let g = find_grid(&frame, &Hints::default()).expect("a board");
+        assert!((g.pitch.0 - truth.pitch.0).abs() < 0.5, "{:?}", g.pitch);
+        assert!((g.pitch.1 - truth.pitch.1).abs() < 0.5, "{:?}", g.pitch);
+        assert_eq!((g.rows, g.cols), (truth.rows, truth.cols));
     }
 
     /// A sparse board under a title and a status bar: the rows' autocorrelation shows two
