@@ -2272,6 +2272,16 @@ mod tests {
         assert_size_and_tiles(&r, &truth, &board);
     }
 
+    /// Pastel 9×10 on a checked pattern under JPEG, a full board read a third of a cell
+    /// down from the tiles (15 px): the pattern's edges between the tiles fill the strip
+    /// near the lines (0.73), so the outline's lead (0.93) was 0.20, at the old margin.
+    #[test]
+    fn a_third_off_on_a_checked_ground_goes_back_to_the_outline() {
+        let (r, truth, board) = read_case(574);
+        assert_size_and_tiles(&r, &truth, &board);
+        assert!(origin_off(&r.grid, &truth) <= 3.0, "{:?}", r.grid.origin);
+    }
+
     /// Pastel 10×13 on a gradient, a clean PNG: every lattice's pictures have near-exact
     /// twins (the tiles' 0.012, half the pitch down 0.004), so the twins cannot choose
     /// between them; the tiles' own pairs the most area.
