@@ -112,7 +112,34 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     let (integral, detail) = if sized {
         (integral, detail)
     } else {
-        grow_to_close_pairs(frame, integral, detail, Growth::FewerOpen)
+        let (i, d) = grow_to_close_pairs(
+            frame,
+            integral,
+            detail,
+            Growth::FewerOpen,
+            usize::MAX,
+            usize::MAX,
+        );
+        // Closing pairs side by side fails where the far tiles' partners lie past two
+        // sides (`case1218`: the busy area held the right 6 of 10 columns and 7 of 8 rows;
+        // growing left opened pairs only the bottom row closes). Then a few steps that
+        // take the most paired tiles are tried on a sparse reading (a quarter of its cells
+        // empty: only empty stretches split a board's busy area), on lattices of up to
+        // [`MAX_FALLBACK_CELLS`].
+        let b = &d.0.board;
+        let empty = b.positions().filter(|&p| b.get(p).is_empty()).count();
+        if d.0.unsure.is_empty() || empty * 4 < b.rows() * b.cols() {
+            (i, d)
+        } else {
+            grow_to_close_pairs(
+                frame,
+                i,
+                d,
+                Growth::MorePaired,
+                FALLBACK_STEPS,
+                MAX_FALLBACK_CELLS,
+            )
+        }
     };
     let box_found = detail.0.grid;
     // A hinted size is kept: trimming would only take lines the user said are board.
@@ -166,7 +193,14 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
         let wider = integral_for(frame, &merged.grid);
         match read_cells_detail(&wider, frame, &merged.grid) {
             Ok(d) => {
-                let (i, (r, _)) = grow_to_close_pairs(frame, wider, d, Growth::MorePaired);
+                let (i, (r, _)) = grow_to_close_pairs(
+                    frame,
+                    wider,
+                    d,
+                    Growth::MorePaired,
+                    usize::MAX,
+                    usize::MAX,
+                );
                 (i, r)
             }
             Err(_) => (integral, merged),
@@ -1132,6 +1166,17 @@ enum Growth {
 /// Lines a side may grow by in one step of [`grow_to_close_pairs`].
 const GROW_LINES: usize = 6;
 
+/// Steps of the fallback growth by [`Growth::MorePaired`] on the first reading: two reach
+/// the far tiles of `case0841` and `case1218`; on a frame whose pairs never close (an
+/// animation) every step costs up to 24 readings.
+const FALLBACK_STEPS: usize = 3;
+
+/// The largest lattice the fallback growth reads, in cells: the largest board seen (QQ's
+/// and the fixtures' 11 × 19). Animation frames read on lattices of small cells
+/// (3 × 58, 6 × 30 in QQ cheat frames) had grown to 500 cells and more, each reading
+/// dearer by the square of its pictures: 0.6 s frames took 4 s.
+const MAX_FALLBACK_CELLS: usize = 209;
+
 /// A reading grown, side by side, over the tiles the busy area left out, when that closes
 /// every pair it left open.
 ///
@@ -1157,15 +1202,17 @@ fn grow_to_close_pairs(
     integral: pixels::Integral,
     detail: (Reading, Vec<bool>),
     by: Growth,
+    max_steps: usize,
+    max_cells: usize,
 ) -> (pixels::Integral, (Reading, Vec<bool>)) {
     if detail.0.unsure.is_empty() {
         return (integral, detail);
     }
     let mut cur: Option<(pixels::Integral, (Reading, Vec<bool>))> = None;
-    loop {
+    for _ in 0..max_steps {
         let now = cur.as_ref().map_or(&detail.0, |c| &c.1 .0);
-        let mut best: Option<(pixels::Integral, (Reading, Vec<bool>))> = None;
-        for_each_growth(frame, &now.grid, GROW_LINES, |integral, n| {
+        let mut best: Option<(Reading, Vec<bool>)> = None;
+        let table = for_each_growth(frame, &now.grid, GROW_LINES, max_cells, |n| {
             let key = |r: &Reading| {
                 let open = r.unsure.len() as i64;
                 match by {
@@ -1173,13 +1220,13 @@ fn grow_to_close_pairs(
                     Growth::MorePaired => (r.board.tile_count() as i64 - open, -open),
                 }
             };
-            if key(&n.0) > best.as_ref().map_or(key(now), |b| key(&b.1 .0)) {
-                best = Some((integral, n));
+            if key(&n.0) > best.as_ref().map_or(key(now), |b| key(&b.0)) {
+                best = Some(n);
             }
             false
         });
         match best {
-            Some(b) => cur = Some(b),
+            Some(b) => cur = Some((table, b)),
             None => break,
         }
     }
@@ -1223,7 +1270,7 @@ fn extend_past_gaps(frame: &RgbaImage, r: Reading) -> Reading {
         return r;
     }
     let mut found = None;
-    for_each_growth(frame, &r.grid, EXTEND_LINES, |_, n| {
+    for_each_growth(frame, &r.grid, EXTEND_LINES, usize::MAX, |n| {
         let done = n.0.unsure.is_empty();
         if done {
             found = Some(n.0);
@@ -1235,20 +1282,24 @@ fn extend_past_gaps(frame: &RgbaImage, r: Reading) -> Reading {
 
 /// Calls `visit` with the cells read on `g` grown by 1 to `max` lines on each side in turn
 /// (left, right, top, bottom), when the outermost new line holds a tile, until it returns
-/// true; a side stops where its growth leaves the frame.
+/// true; a side stops where its growth leaves the frame or passes `max_cells`. Returns the
+/// summed-area table the cells were read from: one table over `g` grown by `max` on every
+/// side serves every growth, built once instead of once per growth.
 fn for_each_growth(
     frame: &RgbaImage,
     g: &Grid,
     max: usize,
-    mut visit: impl FnMut(pixels::Integral, (Reading, Vec<bool>)) -> bool,
-) {
+    max_cells: usize,
+    mut visit: impl FnMut((Reading, Vec<bool>)) -> bool,
+) -> pixels::Integral {
+    let widest = (0..4).fold(*g, |w, side| grown(&w, side, max));
+    let integral = integral_for(frame, &widest);
     for side in 0..4 {
         for k in 1..=max {
             let g = grown(g, side, k);
-            if check_grid(frame, &g).is_err() {
+            if check_grid(frame, &g).is_err() || g.rows * g.cols > max_cells {
                 break;
             }
-            let integral = integral_for(frame, &g);
             let Ok(n) = read_cells_detail(&integral, frame, &g) else {
                 break;
             };
@@ -1258,11 +1309,12 @@ fn for_each_growth(
                 2 => p.row == 0,
                 _ => p.row == g.rows - 1,
             };
-            if n.0.board.tiles().any(|(p, _)| outer(p)) && visit(integral, n) {
-                return;
+            if n.0.board.tiles().any(|(p, _)| outer(p)) && visit(n) {
+                return integral;
             }
         }
     }
+    integral
 }
 
 /// A lattice that cuts every tile at the same place can find one picture everywhere (pastel
@@ -2270,6 +2322,18 @@ mod tests {
     fn a_pitch_borrowed_from_the_other_axis_wins_on_twins() {
         let (r, truth, board) = read_case(262);
         assert_size_and_tiles(&r, &truth, &board);
+    }
+
+    /// Sparse boards whose busy area left out tiles past two sides: dark 6×12 read 5×6 with
+    /// 5 unsure, pastel 8×10 read 7×6 with 3 unsure. Growing side by side to fewer unsure
+    /// cells stalls; the fallback to the most paired tiles reaches the whole board.
+    #[test]
+    fn far_tiles_past_two_sides_join_the_board() {
+        for n in [841, 1218] {
+            let (r, truth, board) = read_case(n);
+            assert_size_and_tiles(&r, &truth, &board);
+            assert!(r.unsure.is_empty(), "case{n}: {:?}", r.unsure);
+        }
     }
 
     /// Pastel 9×10 on a checked pattern under JPEG, a full board read a third of a cell
