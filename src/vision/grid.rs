@@ -858,27 +858,36 @@ mod tests {
     use super::*;
     use crate::render::fixtures::fixture_case;
 
+    /// The lattice found on fixture `n` has the true size and pitch (within 0.5 px).
+    fn assert_lattice_found(n: u64) {
+        let (frame, truth, _) = fixture_case(n);
+        let g = find_grid(&frame, &Hints::default()).expect("a board");
+        assert_eq!((g.rows, g.cols), (truth.rows, truth.cols), "case{n}");
+        assert!(
+            (g.pitch.0 - truth.pitch.0).abs() < 0.5,
+            "case{n}: {:?}",
+            g.pitch
+        );
+        assert!(
+            (g.pitch.1 - truth.pitch.1).abs() < 0.5,
+            "case{n}: {:?}",
+            g.pitch
+        );
+    }
+
     /// Pastel tiles on noise under JPEG: both axes' profiles step down to half the pitch
     /// (27 for 53.8), and on paired area the half lattice's quarters scored close to the
     /// tiles. The tiles' own lattice twins its pictures four times better.
     #[test]
     fn a_half_pitch_lattice_gives_way_to_the_tiles_own() {
-        let (frame, truth, _) = fixture_case(154);
-        let g = find_grid(&frame, &Hints::default()).expect("a board");
-        assert_eq!((g.rows, g.cols), (truth.rows, truth.cols));
-        assert!((g.pitch.0 - truth.pitch.0).abs() < 0.5, "{:?}", g.pitch);
-        assert!((g.pitch.1 - truth.pitch.1).abs() < 0.5, "{:?}", g.pitch);
+        assert_lattice_found(154);
     }
 
     /// A sparse pastel board under JPEG whose rows show no period near the tiles' 43 px
     /// (read 2×6 at 85×108): the columns' step down from 43 to 21 lends 43 to the rows.
     #[test]
     fn a_lag_the_other_axis_stepped_down_from_is_borrowed() {
-        let (frame, truth, _) = fixture_case(1110);
-        let g = find_grid(&frame, &Hints::default()).expect("a board");
-        assert!((g.pitch.0 - truth.pitch.0).abs() < 0.5, "{:?}", g.pitch);
-        assert!((g.pitch.1 - truth.pitch.1).abs() < 0.5, "{:?}", g.pitch);
-        assert_eq!((g.rows, g.cols), (truth.rows, truth.cols));
+        assert_lattice_found(1110);
     }
 
     /// A sparse board under a title and a status bar: the rows' autocorrelation shows two
@@ -886,10 +895,6 @@ mod tests {
     /// area more than the tiles do. Half of the rows' own pick is laid, and its twins win.
     #[test]
     fn a_sparse_board_is_not_read_at_twice_its_pitch() {
-        let (frame, truth, _) = fixture_case(194);
-        let g = find_grid(&frame, &Hints::default()).expect("a board");
-        assert!((g.pitch.0 - truth.pitch.0).abs() < 0.5, "{:?}", g.pitch);
-        assert!((g.pitch.1 - truth.pitch.1).abs() < 0.5, "{:?}", g.pitch);
-        assert_eq!((g.rows, g.cols), (truth.rows, truth.cols));
+        assert_lattice_found(194);
     }
 }
