@@ -9,6 +9,7 @@
 use super::cells::{affine_dist, cell_dist, centre_dist_limit, CellFeatures, Desc, B};
 use super::pixels::{colour_dist, mode_colour};
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// Result of grouping: a group index per input cell (groups numbered in order of first
 /// appearance) and the inputs the grouping is not sure of.
@@ -116,6 +117,10 @@ fn repair_parity(
     unsure: &mut Vec<usize>,
 ) {
     let n = leaders.len();
+    // A cell's distance to a group's leader does not change between moves: each is
+    // measured once. (Measured again on every move, junk lattices of hundreds of odd
+    // groups, mid-animation frames, spent seconds here.)
+    let mut known: HashMap<(usize, usize), f32> = HashMap::new();
     loop {
         let c = counts(group, n);
         let odd: Vec<usize> = (0..n).filter(|&g| c[g] % 2 == 1).collect();
@@ -123,26 +128,28 @@ fn repair_parity(
             break;
         }
         // The cheapest single move of a cell from one odd group to another.
-        let mut best: Option<(f32, usize, usize, bool)> = None;
+        let mut best: Option<(f32, usize, usize)> = None;
         for &ga in &odd {
             for (i, _) in group.iter().enumerate().filter(|(_, &g)| g == ga) {
                 for &gb in odd.iter().filter(|&&g| g != ga) {
-                    let l = m.cells[leaders[gb]];
-                    let plain = m.dist(leaders[gb], i, threshold * 2.0);
-                    let (aff, gain) = affine_dist(l.centre(), m.cells[i].centre());
-                    let (d, tinted) = if (0.3..=1.6).contains(&gain) && aff * 1.5 < plain {
-                        (aff * 1.5, true)
-                    } else {
-                        (plain, false)
-                    };
+                    let d = *known.entry((i, gb)).or_insert_with(|| {
+                        let l = m.cells[leaders[gb]];
+                        let plain = m.dist(leaders[gb], i, threshold * 2.0);
+                        let (aff, gain) = affine_dist(l.centre(), m.cells[i].centre());
+                        if (0.3..=1.6).contains(&gain) && aff * 1.5 < plain {
+                            aff * 1.5
+                        } else {
+                            plain
+                        }
+                    });
                     if d < threshold * 2.0 && best.is_none_or(|b| d < b.0) {
-                        best = Some((d, i, gb, tinted));
+                        best = Some((d, i, gb));
                     }
                 }
             }
         }
         match best {
-            Some((d, i, gb, _)) => {
+            Some((d, i, gb)) => {
                 group[i] = gb;
                 fit[i] = d;
                 unsure.push(i);
