@@ -354,11 +354,13 @@ fn locate_in(
         // the rest, like the coarser lattice below, and wins on its twins only: as the
         // top on area it had led the twins to a lattice at a third of the pitch
         // (`case0526`: 220 borrowed).
-        let lent = |a: &AxisLags| [Some(a.pick as f32), a.coarser.map(|c| c as f32)];
-        let (col_lags, row_lags): (Vec<f32>, Vec<f32>) = (
-            lent(&cols).into_iter().flatten().collect(),
-            lent(&rows).into_iter().flatten().collect(),
-        );
+        let lent = |a: &AxisLags| -> Vec<f32> {
+            std::iter::once(a.pick)
+                .chain(a.coarser)
+                .map(|l| l as f32)
+                .collect()
+        };
+        let (col_lags, row_lags) = (lent(&cols), lent(&rows));
         let extra = [cols.coarser, rows.coarser]
             .into_iter()
             .flatten()

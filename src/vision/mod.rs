@@ -127,7 +127,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
         // empty: only empty stretches split a board's busy area), on lattices of up to
         // [`MAX_FALLBACK_CELLS`].
         let b = &d.0.board;
-        let empty = b.positions().filter(|&p| b.get(p).is_empty()).count();
+        let empty = b.cells().iter().filter(|c| c.is_empty()).count();
         if d.0.unsure.is_empty() || empty * 4 < b.rows() * b.cols() {
             (i, d)
         } else {
