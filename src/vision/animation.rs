@@ -23,6 +23,10 @@ use image::RgbaImage;
 /// theme's pink on pink) does not count; JPEG noise only makes the test more lenient.
 const GROUND_TOL: f32 = 10.0;
 
+/// The [`ground_through_tiles`] share above which a lattice's "tiles" are mostly ground:
+/// not tiles at rest.
+pub const GROUND_THROUGH_MAX: f32 = 0.5;
+
 /// The share of a typical tile's interior (the median over the tiles of `board` on `grid`)
 /// that shows the board's ground: the most common colour along the lattice lines, where
 /// gaps between tiles and cleared cells are. `None` when the board has no tiles.

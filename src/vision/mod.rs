@@ -216,7 +216,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     // Only when the grid is found: the live bot's known grid (`read_cells`) stays on the
     // tiles' own lattice, where the link-line test is what catches a removal.
     if let Some(share) = animation::ground_through_tiles(frame, &g, &reading.board) {
-        if share > 0.5 {
+        if share > animation::GROUND_THROUGH_MAX {
             return Err(ReadError::Animation(format!(
                 "the pictures on the {}x{} lattice found show the board's ground through \
                  {:.0} % of a typical one: not tiles at rest (sprites of a removal drawn \
