@@ -1115,10 +1115,39 @@ fn onto_outline(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> R
     let centred = refine_origin(frame, &shifted);
     let n = reread_no_worse(integral, frame, &centred, shifted);
     if shift_kept(&n, &r) {
-        n
+        drop_emptied_edges(integral, frame, &r, n)
     } else {
         r
     }
+}
+
+/// `after`, a reading on a lattice shifted by a fraction of a cell from `before`'s, without
+/// the edge lines the shift left with no tile where `before` had tiles: the far line then
+/// covered parts of the outermost tiles and now lies on the ground past them (`case1414`:
+/// moved a third of a cell down onto the outline, a seventh row of ground under six).
+/// Edge lines empty on both lattices stay, as on any reading.
+fn drop_emptied_edges(
+    integral: &pixels::Integral,
+    frame: &RgbaImage,
+    before: &Reading,
+    after: Reading,
+) -> Reading {
+    let g = after.grid;
+    if (g.rows, g.cols) != (before.grid.rows, before.grid.cols) || g.rows < 3 || g.cols < 3 {
+        return after;
+    }
+    let emptied = |rows: std::ops::Range<usize>, cols: std::ops::Range<usize>| {
+        line_empty(&after.board, rows.clone(), cols.clone())
+            && !line_empty(&before.board, rows, cols)
+    };
+    let r0 = usize::from(emptied(0..1, 0..g.cols));
+    let r1 = g.rows - usize::from(emptied(g.rows - 1..g.rows, 0..g.cols));
+    let c0 = usize::from(emptied(0..g.rows, 0..1));
+    let c1 = g.cols - usize::from(emptied(0..g.rows, g.cols - 1..g.cols));
+    if (r0, r1, c0, c1) == (0, g.rows, 0, g.cols) {
+        return after;
+    }
+    reread_no_worse(integral, frame, &sub_grid(&g, r0..r1, c0..c1), after)
 }
 
 /// Up to 48 tiles of `board`: enough for a stable [`twin_distance`] at a fraction of the
@@ -2360,6 +2389,14 @@ mod tests {
     #[test]
     fn thirds_on_both_axes_give_way_to_the_tiles() {
         let (r, truth, board) = read_case(693);
+        assert_size_and_tiles(&r, &truth, &board);
+    }
+
+    /// Pastel 6×19 on a gradient under JPEG, found a third of a cell high: moved down onto
+    /// the tiles' outline, its seventh row lay on the ground under the board.
+    #[test]
+    fn a_row_the_outline_shift_empties_is_dropped() {
+        let (r, truth, board) = read_case(1414);
         assert_size_and_tiles(&r, &truth, &board);
     }
 
