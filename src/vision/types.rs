@@ -9,7 +9,6 @@
 use super::cells::{affine_dist, cell_dist, centre_dist_limit, CellFeatures, Desc, B};
 use super::pixels::{colour_dist, mode_colour};
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 /// Result of grouping: a group index per input cell (groups numbered in order of first
 /// appearance) and the inputs the grouping is not sure of.
@@ -117,44 +116,45 @@ fn repair_parity(
     unsure: &mut Vec<usize>,
 ) {
     let n = leaders.len();
-    // A cell's distance to a group's leader does not change between moves: each is
-    // measured once. (Measured again on every move, junk lattices of hundreds of odd
-    // groups, mid-animation frames, spent seconds here.)
-    let mut known: HashMap<(usize, usize), f32> = HashMap::new();
-    loop {
-        let c = counts(group, n);
-        let odd: Vec<usize> = (0..n).filter(|&g| c[g] % 2 == 1).collect();
-        if odd.len() < 2 {
-            break;
-        }
-        // The cheapest single move of a cell from one odd group to another.
-        let mut best: Option<(f32, usize, usize)> = None;
-        for &ga in &odd {
+    // A move takes a cell from one odd group into another, and leaves both even; an even
+    // group is never odd again. So the candidate moves of every later step are the first
+    // step's, less those touching a group made even, and a cell's distance to a leader
+    // does not change: the moves are measured once and taken cheapest first. (Measured
+    // again on every move, junk lattices of hundreds of odd groups, mid-animation frames,
+    // spent seconds here.) The stable sort keeps the scan order (group, cell, target) among
+    // equal distances, as the step-by-step search chose.
+    let c = counts(group, n);
+    let mut odd: Vec<bool> = c.iter().map(|k| k % 2 == 1).collect();
+    let odd_groups: Vec<usize> = (0..n).filter(|&g| odd[g]).collect();
+    let mut moves: Vec<(f32, usize, usize)> = Vec::new();
+    if odd_groups.len() >= 2 {
+        for &ga in &odd_groups {
             for (i, _) in group.iter().enumerate().filter(|(_, &g)| g == ga) {
-                for &gb in odd.iter().filter(|&&g| g != ga) {
-                    let d = *known.entry((i, gb)).or_insert_with(|| {
-                        let l = m.cells[leaders[gb]];
-                        let plain = m.dist(leaders[gb], i, threshold * 2.0);
-                        let (aff, gain) = affine_dist(l.centre(), m.cells[i].centre());
-                        if (0.3..=1.6).contains(&gain) && aff * 1.5 < plain {
-                            aff * 1.5
-                        } else {
-                            plain
-                        }
-                    });
-                    if d < threshold * 2.0 && best.is_none_or(|b| d < b.0) {
-                        best = Some((d, i, gb));
+                for &gb in odd_groups.iter().filter(|&&g| g != ga) {
+                    let l = m.cells[leaders[gb]];
+                    let plain = m.dist(leaders[gb], i, threshold * 2.0);
+                    let (aff, gain) = affine_dist(l.centre(), m.cells[i].centre());
+                    let d = if (0.3..=1.6).contains(&gain) && aff * 1.5 < plain {
+                        aff * 1.5
+                    } else {
+                        plain
+                    };
+                    if d < threshold * 2.0 {
+                        moves.push((d, i, gb));
                     }
                 }
             }
         }
-        match best {
-            Some((d, i, gb)) => {
-                group[i] = gb;
-                fit[i] = d;
-                unsure.push(i);
-            }
-            None => break,
+    }
+    moves.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (d, i, gb) in moves {
+        let ga = group[i];
+        if odd[ga] && odd[gb] {
+            group[i] = gb;
+            fit[i] = d;
+            unsure.push(i);
+            odd[ga] = false;
+            odd[gb] = false;
         }
     }
     let c = counts(group, n);
