@@ -2300,13 +2300,27 @@ mod tests {
         assert_eq!(r.board.tile_count(), board.tile_count());
     }
 
+    /// Fixture `n` reads at its true size with as many tiles as its board; returns the
+    /// reading and the truth for further checks.
+    fn assert_case_sized(n: u64) -> (Reading, Grid) {
+        let (r, truth, board) = read_case(n);
+        assert_size_and_tiles(&r, &truth, &board);
+        (r, truth)
+    }
+
+    /// Fixture `n`'s lattice lies within `px` of the truth's origin.
+    fn assert_origin_within(n: u64, px: f32) {
+        let (r, truth, _) = read_case(n);
+        let off = origin_off(&r.grid, &truth);
+        assert!(off <= px, "case{n}: {:?} against {:?}", r.grid, truth);
+    }
+
     /// Mahjong 9×19 at 150 %: three columns of tiles the busy area left out (read 9×16 with
     /// 4 unsure cells, their partners). The tiles beyond close those pairs, so the board
     /// grows over them.
     #[test]
     fn tiles_beyond_the_busy_area_join_the_board() {
-        let (r, truth, board) = read_case(83);
-        assert_size_and_tiles(&r, &truth, &board);
+        let (r, _) = assert_case_sized(83);
         assert!(r.unsure.is_empty(), "{:?}", r.unsure);
     }
 
@@ -2328,8 +2342,7 @@ mod tests {
     /// obstacles (8×19). Ground drifts from cell to cell; obstacles stand out of it.
     #[test]
     fn drifting_ground_is_not_board() {
-        let (r, truth, board) = read_case(132);
-        assert_size_and_tiles(&r, &truth, &board);
+        assert_case_sized(132);
     }
 
     /// Pastel 11×17 at 125 % on a gradient, found at half the pitch (22×34): a few tiles'
@@ -2348,8 +2361,7 @@ mod tests {
     /// (up by four rows, then the columns that close the pairs those opened).
     #[test]
     fn merged_halves_grow_over_the_tiles_left_out() {
-        let (r, truth, board) = read_case(246);
-        assert_size_and_tiles(&r, &truth, &board);
+        let (r, _) = assert_case_sized(246);
         assert!(r.unsure.is_empty(), "{:?}", r.unsure);
     }
 
@@ -2371,9 +2383,7 @@ mod tests {
     /// by a third, which leaves it 4.5 px off until the lines are centred in the gaps again.
     #[test]
     fn a_rephased_lattice_is_centred_in_the_gaps() {
-        let (r, truth, _) = read_case(682);
-        let off = origin_off(&r.grid, &truth);
-        assert!(off <= 1.5, "{:?} against {:?}", r.grid, truth);
+        assert_origin_within(682, 1.5);
     }
 
     /// Pastel 6×10 at 34 px, sparse, in a small window whose title and status bars fill the
@@ -2382,8 +2392,7 @@ mod tests {
     /// borrowed for the rows gives pictures with near twins.
     #[test]
     fn a_pitch_borrowed_from_the_other_axis_wins_on_twins() {
-        let (r, truth, board) = read_case(262);
-        assert_size_and_tiles(&r, &truth, &board);
+        assert_case_sized(262);
     }
 
     /// Sparse boards whose busy area left out tiles past two sides: dark 6×12 read 5×6 with
@@ -2403,8 +2412,7 @@ mod tests {
     /// near the lines (0.73), so the outline's lead (0.93) was 0.20, at the old margin.
     #[test]
     fn a_third_off_on_a_checked_ground_goes_back_to_the_outline() {
-        let (r, truth, board) = read_case(574);
-        assert_size_and_tiles(&r, &truth, &board);
+        let (r, truth) = assert_case_sized(574);
         assert!(origin_off(&r.grid, &truth) <= 3.0, "{:?}", r.grid.origin);
     }
 
@@ -2413,33 +2421,28 @@ mod tests {
     /// between them; the tiles' own pairs the most area.
     #[test]
     fn near_exact_twins_leave_the_choice_to_area() {
-        let (r, truth, board) = read_case(934);
-        assert_size_and_tiles(&r, &truth, &board);
+        assert_case_sized(934);
     }
 
     /// Dark 9×11 at 125 % on a gradient: the profiles picked a third of the pitch on both
     /// axes (27×31 cells of 21×23 px). The tiles' own lattice pairs more picture area.
     #[test]
     fn thirds_on_both_axes_give_way_to_the_tiles() {
-        let (r, truth, board) = read_case(693);
-        assert_size_and_tiles(&r, &truth, &board);
+        assert_case_sized(693);
     }
 
     /// Pastel 6×19 on a gradient under JPEG, found a third of a cell high: moved down onto
     /// the tiles' outline, its seventh row lay on the ground under the board.
     #[test]
     fn a_row_the_outline_shift_empties_is_dropped() {
-        let (r, truth, board) = read_case(1414);
-        assert_size_and_tiles(&r, &truth, &board);
+        assert_case_sized(1414);
     }
 
     /// Mahjong on a pattern under JPEG: the tiles' green 3-D side passed for the pattern's
     /// tones, and the gap run that took it in put the lines 2 px up-left.
     #[test]
     fn a_tiles_side_at_the_start_of_a_gap_run_is_not_gap() {
-        let (r, truth, _) = read_case(1263);
-        let off = origin_off(&r.grid, &truth);
-        assert!(off <= 1.0, "{:?} against {:?}", r.grid, truth);
+        assert_origin_within(1263, 1.0);
     }
 
     /// Pastel 10×14 at 150 % with 1.5 px gaps that blend into the tiles' pink 3-D edge: the
@@ -2448,9 +2451,7 @@ mod tests {
     /// (was 5.5 px off the truth).
     #[test]
     fn a_footprint_wholly_past_the_line_moves_it() {
-        let (r, truth, _) = read_case(718);
-        let off = origin_off(&r.grid, &truth);
-        assert!(off <= 1.0, "{:?} against {:?}", r.grid, truth);
+        assert_origin_within(718, 1.0);
     }
 
     /// Dark theme at pitch 32: the face-corner patches straddle the tiles' 2-px bevel
