@@ -733,15 +733,18 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
             // again.
             let known: [std::cell::Cell<u8>; 2 * SEED_REACH as usize + 1] =
                 std::array::from_fn(|_| std::cell::Cell::new(0));
+            // The pixel `d` past the sample along the axis.
+            let along = |d: i64| {
+                if horizontal {
+                    px(xi + d, yi)
+                } else {
+                    px(xi, yi + d)
+                }
+            };
             let bg_at = |d: i64| {
                 let slot = &known[(d + SEED_REACH) as usize];
                 if slot.get() == 0 {
-                    let p = if horizontal {
-                        px(xi + d, yi)
-                    } else {
-                        px(xi, yi + d)
-                    };
-                    slot.set(if is_bg(&here, p) { 2 } else { 1 });
+                    slot.set(if is_bg(&here, along(d)) { 2 } else { 1 });
                 }
                 slot.get() == 2
             };
@@ -794,22 +797,17 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
             // median (the gap), so leading pixels farther than `GAP_TRIM` from that median
             // are dropped. The far end meets the next tile's outline and is left alone:
             // trimming it too lost pastel boards (`case0182`, `case0190`).
-            let col = |d: i64| -> [f32; 3] {
-                let p = if horizontal {
-                    px(xi + d, yi)
-                } else {
-                    px(xi, yi + d)
-                };
-                p.unwrap_or([f32::MAX; 3])
-            };
-            let mut med = [0.0f32; 3];
-            for (k, m) in med.iter_mut().enumerate() {
-                let mut v: Vec<f32> = (lo..=hi).map(|d| col(d)[k]).collect();
-                v.sort_by(f32::total_cmp);
-                *m = v[v.len() / 2];
-            }
-            while hi - lo >= 2 && colour_dist(col(lo), med) > GAP_TRIM {
-                lo += 1;
+            if hi - lo >= 2 {
+                let col = |d: i64| along(d).unwrap_or([f32::MAX; 3]);
+                let mut med = [0.0f32; 3];
+                for (k, m) in med.iter_mut().enumerate() {
+                    let mut v: Vec<f32> = (lo..=hi).map(|d| col(d)[k]).collect();
+                    v.sort_by(f32::total_cmp);
+                    *m = v[v.len() / 2];
+                }
+                while hi - lo >= 2 && colour_dist(col(lo), med) > GAP_TRIM {
+                    lo += 1;
+                }
             }
             // Only a run ending at the line counts: the edge fit lands on the tile's border
             // just right of (below) the gap.

@@ -123,25 +123,22 @@ fn repair_parity(
     // again on every move, junk lattices of hundreds of odd groups, mid-animation frames,
     // spent seconds here.) The stable sort keeps the scan order (group, cell, target) among
     // equal distances, as the step-by-step search chose.
-    let c = counts(group, n);
-    let mut odd: Vec<bool> = c.iter().map(|k| k % 2 == 1).collect();
+    let mut odd: Vec<bool> = counts(group, n).iter().map(|k| k % 2 == 1).collect();
     let odd_groups: Vec<usize> = (0..n).filter(|&g| odd[g]).collect();
     let mut moves: Vec<(f32, usize, usize)> = Vec::new();
-    if odd_groups.len() >= 2 {
-        for &ga in &odd_groups {
-            for (i, _) in group.iter().enumerate().filter(|(_, &g)| g == ga) {
-                for &gb in odd_groups.iter().filter(|&&g| g != ga) {
-                    let l = m.cells[leaders[gb]];
-                    let plain = m.dist(leaders[gb], i, threshold * 2.0);
-                    let (aff, gain) = affine_dist(l.centre(), m.cells[i].centre());
-                    let d = if (0.3..=1.6).contains(&gain) && aff * 1.5 < plain {
-                        aff * 1.5
-                    } else {
-                        plain
-                    };
-                    if d < threshold * 2.0 {
-                        moves.push((d, i, gb));
-                    }
+    for &ga in &odd_groups {
+        for (i, _) in group.iter().enumerate().filter(|(_, &g)| g == ga) {
+            for &gb in odd_groups.iter().filter(|&&g| g != ga) {
+                let l = m.cells[leaders[gb]];
+                let plain = m.dist(leaders[gb], i, threshold * 2.0);
+                let (aff, gain) = affine_dist(l.centre(), m.cells[i].centre());
+                let d = if (0.3..=1.6).contains(&gain) && aff * 1.5 < plain {
+                    aff * 1.5
+                } else {
+                    plain
+                };
+                if d < threshold * 2.0 {
+                    moves.push((d, i, gb));
                 }
             }
         }
@@ -157,8 +154,8 @@ fn repair_parity(
             odd[gb] = false;
         }
     }
-    let c = counts(group, n);
-    for g in (0..n).filter(|&g| c[g] % 2 == 1) {
+    // Still odd: the groups no move made even.
+    for g in (0..n).filter(|&g| odd[g]) {
         // The member that fits its group worst is the likely misread.
         if let Some(i) = (0..group.len())
             .filter(|&i| group[i] == g)
