@@ -258,7 +258,62 @@ class Driver:
         self.click_cell(r, c)
         self.wait_for(self.cells, [])
 
-    def run(self, mids, anims, select_full=True):
+    def key(self, k):
+        subprocess.run(["xdotool", "key", "--window", self.wid, k], check=True)
+
+    def pause_frame(self, tag="paused"):
+        """Pause (key P): KShisen hides the tiles behind a 'Game Paused' panel. Written as
+        kind "no-board"; then resume and check the board is back as it was."""
+        self.key("p")
+        t_end = time.time() + 3
+        while True:
+            a = self.stable()
+            cells, sel, unknown = self.game.read(a)
+            if all(ch == "." for row in cells for ch in row) and not unknown:
+                break
+            if time.time() > t_end:
+                raise RuntimeError("pause did not hide the tiles")
+            time.sleep(0.2)
+        self.write(tag, a, {"kind": "no-board", "reason": "paused",
+                            "note": "KShisen paused: no tiles drawn, a 'Game Paused' panel",
+                            **self.meta()})
+        self.key("p")
+        self.wait_for(self.cells, [])
+
+    def link_timing(self, n):
+        """Remove n pairs, capturing as fast as possible after the second click: how long the
+        red link line stays, and when the pair is gone. Returns a list of dicts (ms)."""
+        out = []
+        for _ in range(n):
+            pairs = removable_pairs(self.cells)
+            if not pairs:
+                break
+            a_, b_ = self.rng.choice(pairs)
+            after = remove_pair(self.cells, a_, b_)
+            self.click_cell(*a_)
+            self.wait_for(self.cells, [list(a_)])
+            click(self.wid, *self.centre(*b_))
+            t0 = time.time()
+            first_red = last_red = None
+            gone = None
+            while time.time() - t0 < 3:
+                fr = capture(self.wid)
+                t = (time.time() - t0) * 1000
+                red = int(((fr[..., 0] == 255) & (fr[..., 1] == 0) & (fr[..., 2] == 0)).sum())
+                if red > 20:
+                    first_red = first_red if first_red is not None else t
+                    last_red = t
+                elif first_red is not None:
+                    cells, _, _ = self.game.read(fr)
+                    if cells == after:
+                        gone = t
+                        break
+            out.append({"first_red_ms": first_red, "last_red_ms": last_red, "gone_ms": gone})
+            self.wait_for(after, [])
+            self.cells = after
+        return out
+
+    def run(self, mids, anims, pause=False):
         a = self.stable()
         self.shape = a.shape
         self.game = kt.Game(a, self.rows, self.cols, top=55, bottom=a.shape[0] - 25)
@@ -267,8 +322,9 @@ class Driver:
             % (g.x0, g.y0, g.px, g.py, g.inset, len(g.sprites)))
         self.cells = list(g.full_cells)
         self.write("full", a, g.truth(self.cells, [], **self.meta()))
-        if select_full:
-            self.select_frame("sel")
+        self.select_frame("sel")  # also learns the selected tint (needed below)
+        if pause:
+            self.pause_frame()
         removed = 0
         target = max(mids) if mids else 0
         anim_at = set(self.rng.sample(range(1, target + 1), min(anims, target))) if target else set()
@@ -337,14 +393,26 @@ def main():
     ap.add_argument("--mids", default="8,14")
     ap.add_argument("--anims", type=int, default=0)
     ap.add_argument("--seed", type=int, default=None)
-    ap.add_argument("--no-select", action="store_true")
+    ap.add_argument("--pause", action="store_true", help="also write a paused (no-board) frame")
+    ap.add_argument("--link-timing", type=int, default=0,
+                    help="only measure the link line's duration over N removals (JSON to stdout)")
     o = ap.parse_args()
     rng = random.Random(o.seed)
     mids = [int(x) for x in o.mids.split(",") if x]
     os.makedirs(o.out, exist_ok=True)
     d = Driver(o.wid, o.size, o.speed, o.out, o.name, rng)
     try:
-        d.run(mids, o.anims, select_full=not o.no_select)
+        if o.link_timing:
+            a = d.stable()
+            d.shape = a.shape
+            d.game = kt.Game(a, d.rows, d.cols, top=55, bottom=a.shape[0] - 25)
+            d.cells = list(d.game.full_cells)
+            d.out = o.out
+            d.select_frame("timing-sel")
+            print(json.dumps({"speed": o.speed, "size": o.size,
+                              "removals": d.link_timing(o.link_timing)}))
+            return 0
+        d.run(mids, o.anims, pause=o.pause)
     except Exception as e:  # report, keep what was written (each file was checked)
         log("FAILED:", e)
         return 1
