@@ -186,9 +186,13 @@ class Driver:
 
     def meta(self):
         g = self.game
+        lat = g.lattice
         return {"game": "kshisen", "size": self.size, "speed": self.speed,
                 "window": [int(self.shape[1]), int(self.shape[0])],
-                "inset": g.inset}
+                "config": self.name,
+                "lattice_method": lat.get("method"),
+                "origin_measured": lat.get("origin_measured"),
+                "block_inset": [g.inset, g.far]}
 
     def wait_changed(self, r, c, timeout=3.0):
         """Poll until cell (r, c) no longer shows its plain sprite; returns the frame."""
@@ -318,8 +322,10 @@ class Driver:
         self.shape = a.shape
         self.game = kt.Game(a, self.rows, self.cols, top=55, bottom=a.shape[0] - 25)
         g = self.game
-        log("lattice origin (%d,%d) pitch (%d,%d) inset %d, %d types"
-            % (g.x0, g.y0, g.px, g.py, g.inset, len(g.sprites)))
+        log("lattice origin (%d,%d) pitch (%d,%d) inset %d/%d (%s, measured %s), %d types%s"
+            % (g.x0, g.y0, g.px, g.py, g.inset, g.far, g.lattice.get("method"),
+               g.lattice.get("origin_measured"), len(g.sprites),
+               ", odd: " + "".join(g.odd_types) if g.odd_types else ""))
         self.cells = list(g.full_cells)
         self.write("full", a, g.truth(self.cells, [], **self.meta()))
         self.select_frame("sel")  # also learns the selected tint (needed below)

@@ -89,7 +89,122 @@ def _axis(bands, n, size, pmin=12, pmax=140):
     return out
 
 
+BOARD_TOP = 55      # the board widget's first client row (below menu bar and tool bar)
+BOARD_BOTTOM = 23   # client rows below the board widget (status bar)
+
+
+def _segments_twins(lines, n, p, o, inset, far):
+    """Twins among the n segments [o+c*p+inset, o+(c+1)*p-far) of each line (1-D arrays of
+    packed pixels); constant segments do not count."""
+    tw = 0
+    for ln in lines:
+        segs = {}
+        for c in range(n):
+            sg = ln[o + c * p + inset: o + (c + 1) * p - far]
+            if sg.min() == sg.max():
+                continue
+            k = sg.tobytes()
+            segs[k] = segs.get(k, 0) + 1
+        tw += sum(v for v in segs.values() if v >= 2)
+    return tw
+
+
+def find_lattice_centred(a, rows, cols, top=BOARD_TOP, bottom=None):
+    """Fallback for tilesets whose art reaches the tile edges (no common margin): KShisen
+    centres the board in its widget (board.cpp xOffset/yOffset), so for pitches (px, py) the
+    origin is ((width - cols*px) / 2, top + (height - rows*py) / 2). The right pitches are
+    those under which cells sampled at the same 6x6 relative points have pixel-identical
+    twins (same-type tiles) for nearly every cell."""
+    H, W, _ = a.shape
+    bottom = H - BOARD_BOTTOM if bottom is None else bottom
+    hb = bottom - top
+    packed = (a[..., 0].astype(np.int64) << 16) | (a[..., 1].astype(np.int64) << 8) | a[..., 2]
+    fr = np.array([0.15, 0.3, 0.45, 0.55, 0.7, 0.85])
+    rr, cc = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    best = []
+    for px in range(10, W // cols + 1):
+        x0 = (W - cols * px) // 2
+        xs = (x0 + cc[..., None] * px + np.floor(fr * px).astype(int)[None, None, :])  # R C 6
+        for py in range(10, hb // rows + 1):
+            y0 = top + (hb - rows * py) // 2
+            ys = (y0 + rr[..., None] * py + np.floor(fr * py).astype(int)[None, None, :])
+            smp = packed[ys[:, :, :, None], xs[:, :, None, :]].reshape(rows * cols, -1)
+            var = smp.min(axis=1) != smp.max(axis=1)
+            u, inv, cnt = np.unique(smp, axis=0, return_inverse=True, return_counts=True)
+            tw = int(((cnt[inv.ravel()] >= 2) & var).sum())
+            best.append((tw, px, py, x0, y0))
+    best.sort(reverse=True)
+    tw, px, py, x0, y0 = best[0]
+    return x0, y0, px, py, best[:3]
+
+
+MAX_LONE = 8  # cells allowed without a twin: KShisen's "Chinese style" (forced for the egypt
+              # and alphabet tilesets) deals each season and flower once; they match as a group
+
+
+def _twins(a, rows, cols, x0, y0, px, py, inset, far):
+    blocks = cell_blocks(a, rows, cols, x0, y0, px, py, inset, far)
+    keys = [b.tobytes() for b in blocks.reshape(rows * cols, -1)]
+    cnt = {}
+    for k in keys:
+        cnt[k] = cnt.get(k, 0) + 1
+    return sum(1 for k in keys if cnt[k] >= 2)
+
+
 def find_lattice(a, rows, cols, top=0, bottom=None):
+    """Lattice of a full deal: origin, pitch, and the block insets (near, far) to compare
+    cells by. Margin method first; when it finds nothing (tile art reaching the edges), the
+    centred fallback. Then the smallest inset under which (nearly) every cell has a
+    pixel-identical twin: some tilesets (alphabet) leave a few edge pixels translucent, so the
+    neighbours or background show through there."""
+    n = rows * cols
+    lat = None
+    try:
+        lat = find_lattice_margin(a, rows, cols, top, bottom)
+        lat["method"] = "margin"
+        if lat["twins"] < n - MAX_LONE:
+            lat = None
+    except ValueError:
+        lat = None
+    if lat is None:
+        # the board widget's rows are fixed by KShisen's layout, whatever the caller passed
+        x0, y0, px, py, best = find_lattice_centred(a, rows, cols)
+        cands = []
+        k = max(2, min(px, py) // 5)  # generous inset: robust to translucent tile edges
+        for dx in (0, -1, 1, -2, 2):
+            for dy in (0, -1, 1, -2, 2):
+                tw = _twins(a, rows, cols, x0 + dx, y0 + dy, px, py, k, k)
+                cands.append((tw, -abs(dx) - abs(dy), x0 + dx, y0 + dy))
+        cands.sort(reverse=True)
+        tw, _, bx, by = cands[0]
+        lat = {"origin": [bx, by], "pitch": [px, py], "inset": 2, "twins": tw, "cells": n,
+               "method": "centred", "candidates": best}
+    px, py = lat["pitch"]
+    # KShisen's own layout (board.cpp xOffset/yOffset: the board centred in its widget, the
+    # widget spanning the client width and rows BOARD_TOP .. height-BOARD_BOTTOM) gives the
+    # exact origin for the pitch found; the margin method measures it from the far edges,
+    # which a tileset with translucent far edges (egypt) puts a pixel short. Both must agree
+    # within 2 px; the layout's origin is the one written.
+    H, W, _ = a.shape
+    xc = (W - cols * px) // 2
+    yc = BOARD_TOP + (H - BOARD_TOP - BOARD_BOTTOM - rows * py) // 2
+    xm, ym = lat["origin"]
+    lat["origin_measured"] = [xm, ym]
+    if abs(xm - xc) > 2 or abs(ym - yc) > 2:
+        raise ValueError("measured origin %s far from the centred layout's %s"
+                         % ((xm, ym), (xc, yc)))
+    x0, y0 = xc, yc
+    lat["origin"] = [x0, y0]
+    tries = [(lat["inset"], FAR)] + [(k, k) for k in range(max(lat["inset"], FAR) + 1,
+                                                         max(4, min(px, py) // 4) + 1)]
+    res = [(_twins(a, rows, cols, x0, y0, px, py, i, f), i, f) for i, f in tries]
+    top_tw = max(t for t, _, _ in res)
+    tw, i, f = next(r for r in res if r[0] == top_tw)
+    lat.update({"twins": tw, "inset": i, "far": f})
+    return lat
+
+
+def find_lattice_margin(a, rows, cols, top=0, bottom=None):
     """(x0, y0, px, py) of a full deal. top/bottom: pixel rows bounding the board widget."""
     H, W, _ = a.shape
     bottom = H if bottom is None else bottom
@@ -149,7 +264,8 @@ class Game:
         self.x0, self.y0 = lat["origin"]
         self.px, self.py = lat["pitch"]
         self.inset = lat["inset"]
-        if lat["twins"] != rows * cols:
+        self.far = lat["far"]
+        if lat["twins"] < rows * cols - MAX_LONE:
             raise ValueError("full deal: only %d of %d cells have a pixel-identical twin"
                              % (lat["twins"], rows * cols))
         self.sprites = {}   # bytes -> letter
@@ -171,9 +287,20 @@ class Game:
         counts = {}
         for ch in "".join(cells):
             counts[ch] = counts.get(ch, 0) + 1
-        odd = [t for t, n in counts.items() if n % 2]
-        if odd:
+        odd = sorted(t for t, n in counts.items() if n % 2)
+        if len(odd) > MAX_LONE:
             raise ValueError("odd type counts on the full deal: %s" % odd)
+        # faces dealt an odd number of times: only with KShisen's Chinese style (seasons and
+        # flowers, each drawn differently, match within their group)
+        self.odd_types = odd
+        # faces that differ in under 1% of block pixels (alphabet: two faces 2 pixels apart)
+        near = []
+        for i in range(len(self.sprite_arr)):
+            for j in range(i + 1, len(self.sprite_arr)):
+                nd = int((self.sprite_arr[i] != self.sprite_arr[j]).any(axis=2).sum())
+                if nd < 0.01 * self.sprite_arr[i].shape[0] * self.sprite_arr[i].shape[1]:
+                    near.append([LETTERS[i], LETTERS[j], nd])
+        self.near_types = near
         self.counts = counts
         self.fit_min = 0.95     # share of a selected block's pixels the tint model must fit
         self.ublank = None
@@ -183,7 +310,7 @@ class Game:
         if a.shape != self.shape:
             raise ValueError("frame size %s differs from the game's %s" % (a.shape, self.shape))
         return cell_blocks(a, self.rows, self.cols, self.x0, self.y0, self.px, self.py,
-                           self.inset)
+                           self.inset, self.far)
 
     def read(self, a):
         """cells (list of row strings), selected [[r,c]...], unknown [[r,c]...]."""
@@ -253,28 +380,43 @@ class Game:
         delta = (self.sblank - ub).astype(np.float32)[cov]          # P x 3
         dd = (delta * delta).sum(axis=1)
         b = block.astype(np.float32)[cov]
+        self._resid = {}
         out = []
         for i, s in enumerate(self.sprite_arr):
             d = b - s.astype(np.float32)[cov]
             k = np.where(dd > 0, (d * delta).sum(axis=1) / np.maximum(dd, 1), 0.0)
             k = np.clip(k, 0.0, 1.0)
             resid = np.abs(d - k[:, None] * delta).max(axis=1)
+            self._resid[i] = float(resid.sum())
             out.append((float((resid <= 4).mean()), i))
         out.sort(reverse=True)
         return out
 
     def _selected_type(self, b):
+        """Best fit of the tint model; among near-equal fits (a strong tint lets a similar
+        face fit too: egypt's season variants), the sprite with most pixel-identical pixels
+        (the opaque face parts the tint leaves alone)."""
         sc = self.selected_scores(b)
         if not sc:
             self.last_sel_stats = None
             return None
         best, i = sc[0]
-        second = sc[1][0] if len(sc) > 1 else 0.0
-        self.last_sel_stats = {"fit": round(best, 3), "second": round(second, 3),
+        close = [j for f, j in sc if f >= best - 0.01]
+        bi = b.astype(np.int16)
+        # most identical pixels first, then least residual (alphabet has two faces that
+        # differ in 2 pixels by one level)
+        eq = sorted(((int((bi == self.sprite_arr[j]).all(axis=2).sum()), -self._resid[j], j)
+                     for j in close), reverse=True)
+        far_second = next((f for f, j in sc if f < best - 0.01), 0.0)
+        self.last_sel_stats = {"fit": round(best, 3), "close": len(close),
+                               "second": round(far_second, 3),
+                               "eq": [e for e, _, _ in eq[:2]],
                                "covered": round(float(self.scovered.mean()), 3)}
-        if best >= self.fit_min and best - second >= 0.02:
-            return LETTERS[i]
-        return None
+        if best < self.fit_min or best - far_second < 0.02:
+            return None
+        if len(eq) > 1 and eq[0][:2] == eq[1][:2]:
+            return None
+        return LETTERS[eq[0][2]]
 
     def _tile_like(self, b):
         """A block called empty although close to some sprite: flags an error."""
@@ -286,6 +428,13 @@ class Game:
         t = {"kind": kind, "rows": self.rows, "cols": self.cols,
              "origin": [self.x0, self.y0], "pitch": [self.px, self.py],
              "cells": cells, "selected": selected}
+        if self.odd_types:
+            # Chinese-style deal: these faces come an odd number of times; KShisen matches
+            # seasons with seasons and flowers with flowers although their faces differ
+            t["unpaired_types"] = self.odd_types
+        if self.near_types:
+            # [type, type, pixels that differ]: faces a reader can hardly tell apart
+            t["near_duplicate_types"] = self.near_types
         t.update(extra)
         return t
 
