@@ -30,8 +30,11 @@ import kshisen_truth as kt  # noqa: E402
 DELAY_MS = [1000, 750, 500, 250, 125]  # KShisen's link display time per Speed 0..4
 
 
+T0 = time.time()
+
+
 def log(*a):
-    print("kshisen-drive:", *a, file=sys.stderr, flush=True)
+    print("kshisen-drive: [%5.1fs]" % (time.time() - T0), *a, file=sys.stderr, flush=True)
 
 
 def parse_xwd(data):
