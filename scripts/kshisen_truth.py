@@ -464,18 +464,80 @@ def annotate(a, truth, out, scale=1):
     im.save(out)
 
 
+def verify(d):
+    """Re-read every board frame of a corpus directory from its game's full deal (and learn
+    the tint from its `sel` frame) and compare with the truth files. Prints one line per
+    config; returns the number of mismatches."""
+    import glob
+    import os
+    bad = 0
+    fulls = sorted(glob.glob(os.path.join(d, "*-full.truth.json")))
+    for ft in fulls:
+        name = ft[:-len("-full.truth.json")]
+        tf = json.load(open(ft))
+        try:
+            g = Game(load(name + "-full.png"), tf["rows"], tf["cols"])
+        except ValueError as e:
+            print("%s: lattice/types: %s" % (os.path.basename(name), e))
+            bad += 1
+            continue
+        if g.full_cells != tf["cells"] or [g.x0, g.y0] != tf["origin"] or [g.px, g.py] != tf["pitch"]:
+            print("%s: full deal reads differently" % os.path.basename(name))
+            bad += 1
+            continue
+        if os.path.exists(name + "-sel.truth.json"):
+            ts = json.load(open(name + "-sel.truth.json"))
+            (r, c), = ts["selected"]
+            g.learn_selected(g.blocks(load(name + "-sel.png"))[r, c], ts["cells"][r][c])
+        ok = unsure = 0
+        for t in sorted(glob.glob(name + "-*.truth.json")):
+            tj = json.load(open(t))
+            if t == ft or tj["kind"] == "no-board":
+                continue
+            a = load(t[:-len(".truth.json")] + ".png")
+            cells, sel, unknown = g.read(a)
+            want = [list(x) for x in tj["selected"]]
+            if tj["kind"] == "animation":
+                red = (a[..., 0] == 255) & (a[..., 1] == 0) & (a[..., 2] == 0)
+                redc = cell_blocks(red[..., None].repeat(3, axis=2).astype(np.uint8), g.rows,
+                                   g.cols, g.x0, g.y0, g.px, g.py, g.inset, g.far)
+                diff = [(r, c) for r in range(g.rows) for c in range(g.cols)
+                        if cells[r][c] != tj["cells"][r][c] and not redc[r, c].any()
+                        and [r, c] not in want]
+                good = not diff
+            else:
+                # a selected tile the one-sample tint model cannot place is "unsure", not wrong
+                diff = [(r, c) for r in range(g.rows) for c in range(g.cols)
+                        if cells[r][c] != tj["cells"][r][c]]
+                if all([r, c] in want and cells[r][c] == "." for r, c in diff) and diff:
+                    unsure += 1
+                    continue
+                good = not diff and sorted(sel) == sorted(want)
+            if good:
+                ok += 1
+            else:
+                bad += 1
+                print("%s: MISMATCH %s" % (os.path.basename(t), diff[:5]))
+        print("%s: %d frames re-read equal%s" % (os.path.basename(name), ok,
+                                                 ", %d selected tile(s) unsure" % unsure if unsure else ""))
+    return bad
+
+
 def main(argv):
     if len(argv) >= 4 and argv[1] == "lattice":
         a = load(argv[2])
         size = int(argv[3])
         cols, rows = SIZES[size]
         print(json.dumps(find_lattice(a, rows, cols)))
+    elif len(argv) >= 3 and argv[1] == "verify":
+        return 1 if verify(argv[2]) else 0
     elif len(argv) >= 4 and argv[1] == "annotate":
         a = load(argv[2])
         t = json.load(open(argv[3]))
         annotate(a, t, argv[4] if len(argv) > 4 else argv[2].replace(".png", ".annot.png"))
     else:
-        print("usage: kshisen_truth.py lattice FRAME.png SIZE | annotate FRAME.png TRUTH.json [OUT.png]",
+        print("usage: kshisen_truth.py lattice FRAME.png SIZE | annotate FRAME.png TRUTH.json [OUT.png]"
+              " | verify CORPUS_DIR",
               file=sys.stderr)
         return 2
     return 0
