@@ -179,11 +179,12 @@ llk_kshisen_start() {
         xdotool windowmove "$wid" 0 0 2>/dev/null
         sleep 0.3
     fi
-    # Drawn: two captures of the window 300 ms apart agree (the status-bar clock aside).
-    local prev="" cur
+    # Drawn: two captures of the window 300 ms apart agree (the status-bar clock aside: the
+    # dump's rows run top to bottom, so its first 90% leaves the status bar out).
+    local prev="" cur part=$((aw * ah * 4 * 9 / 10))
     for i in $(seq 1 50); do
         sleep 0.3
-        cur=$(xwd -id "$wid" -silent 2>/dev/null | convert xwd:- -crop 100%x90%+0+0 rgb:- 2>/dev/null | md5sum)
+        cur=$(xwd -id "$wid" -silent 2>/dev/null | head -c "$part" | md5sum)
         [ -n "$prev" ] && [ "$cur" = "$prev" ] && break
         prev="$cur"
     done
