@@ -28,6 +28,9 @@ pub struct ReadArgs {
     /// Only look inside this rectangle of the screenshot: x,y,w,h in pixels.
     #[arg(long, value_parser = parse_region)]
     pub region: Option<(u32, u32, u32, u32)>,
+    /// Which reader: `general` (lattice, pictures, extent, verdict) or `legacy`.
+    #[arg(long, default_value = "legacy")]
+    pub reader: String,
 }
 
 /// Parses "x,y,w,h".
@@ -65,8 +68,14 @@ pub fn read(args: ReadArgs) -> Result<()> {
         cols: args.cols,
         region: args.region,
     };
-    let r = read_frame(&frame, &hints)
-        .map_err(|e| anyhow::anyhow!("{}: {e} [{}]", args.image.display(), e.kind()))?;
+    let r = match args.reader.as_str() {
+        "general" => {
+            llk::vision::reader::read_board(&frame, &hints, &llk::vision::ReaderConfig::default())
+        }
+        "legacy" => read_frame(&frame, &hints),
+        other => bail!("--reader {other:?}: expected general or legacy"),
+    }
+    .map_err(|e| anyhow::anyhow!("{}: {e} [{}]", args.image.display(), e.kind()))?;
     if let (Some(rows), Some(cols)) = (args.rows, args.cols) {
         if (r.grid.rows, r.grid.cols) != (rows, cols) {
             bail!(
