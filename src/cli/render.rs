@@ -161,6 +161,30 @@ pub struct AnnotateArgs {
     pub rows: Option<usize>,
     #[arg(long)]
     pub cols: Option<usize>,
+    /// Write the picture even when OUTPUT is the screenshot itself (or the truth file),
+    /// replacing it; without this such a run is refused.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Whether `a` and `b` name the same existing file (through links, `..` or a relative path).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        ma.dev() == mb.dev() && ma.ino() == mb.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (ma, mb);
+        matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+    }
 }
 
 /// The grid, board and doubtful cells of a screenshot, from a truth file.
@@ -246,6 +270,17 @@ fn links_to_show(board: &Board, rules: &Rules, moves: Option<usize>) -> Result<(
 }
 
 pub fn annotate(args: AnnotateArgs) -> Result<()> {
+    let inputs = std::iter::once(&args.image).chain(args.truth.as_ref());
+    for input in inputs {
+        if !args.force && same_file(input, &args.output) {
+            bail!(
+                "-o {} is the input {}: writing there would replace it (give another -o, \
+                 or --force to overwrite)",
+                args.output.display(),
+                input.display()
+            );
+        }
+    }
     let frame = llk::vision::load_image(&args.image)?;
     let (grid, board, unsure) = match &args.truth {
         Some(t) => read_truth(t)?,

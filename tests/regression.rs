@@ -1,0 +1,69 @@
+//! One named test per defect found by hardening (issue 21): each runs `llk` (or the
+//! library) the way the defect was found and checks the fixed behaviour.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const LLK: &str = env!("CARGO_BIN_EXE_llk");
+
+fn llk(args: &[&str]) -> Output {
+    Command::new(LLK).args(args).output().expect("run llk")
+}
+
+/// A scratch folder unique to this test process and name, emptied first.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("llk-regression-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A rendered screenshot of a small board, for the commands that read images.
+fn screenshot(dir: &Path) -> PathBuf {
+    let board = dir.join("board.txt");
+    let g = llk(&["generate", "--rows", "6", "--cols", "8", "--seed", "3"]);
+    assert!(g.status.success(), "generate: {}", stderr(&g));
+    std::fs::write(&board, &g.stdout).unwrap();
+    let png = dir.join("shot.png");
+    let o = llk(&["render", s(&board), "-o", s(&png)]);
+    assert!(o.status.success(), "render: {}", stderr(&o));
+    png
+}
+
+/// Issue 21 item 10: `llk annotate shot.png -o shot.png` replaced the screenshot with its
+/// annotation. It is refused (under any spelling of the same path) unless `--force`.
+#[test]
+fn annotate_refuses_to_overwrite_its_input() {
+    let dir = scratch("annotate-overwrite");
+    let png = screenshot(&dir);
+    let before = std::fs::read(&png).unwrap();
+    let other_spelling = dir.join(".").join("shot.png");
+    for out in [&png, &other_spelling] {
+        let o = llk(&["annotate", s(&png), "-o", s(out)]);
+        assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+        assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
+        assert_eq!(
+            std::fs::read(&png).unwrap(),
+            before,
+            "the screenshot was changed"
+        );
+    }
+    // A different output is written without --force.
+    let o = llk(&["annotate", s(&png), "-o", s(&dir.join("ann.png"))]);
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    let o = llk(&["annotate", s(&png), "-o", s(&png), "--force"]);
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    assert_ne!(
+        std::fs::read(&png).unwrap(),
+        before,
+        "--force did not write"
+    );
+}
