@@ -67,3 +67,52 @@ fn annotate_refuses_to_overwrite_its_input() {
         "--force did not write"
     );
 }
+
+/// Issue 21 item 9: `llk slide pdb` with a cache folder that cannot be created exited 0 and
+/// listed "(0 bytes)" tables as ready. It fails, naming the folder and LLK_CACHE.
+#[test]
+fn slide_pdb_fails_on_an_unwritable_cache() {
+    let dir = scratch("pdb-unwritable");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let cache = file.join("cache");
+    let o = Command::new(LLK)
+        .args(["slide", "pdb", "--size", "3x3"])
+        .env("LLK_CACHE", &cache)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "stdout: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let e = stderr(&o);
+    assert!(e.contains("not writable") && e.contains("LLK_CACHE"), "{e}");
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("bytes)"));
+}
+
+/// Issue 21 item 9: `LLK_CACHE=""` wrote the tables into the current folder. An empty
+/// variable means unset: the tables go to `$HOME/.cache/llk`.
+#[test]
+fn empty_llk_cache_means_unset() {
+    let dir = scratch("pdb-empty-var");
+    let (work, home) = (dir.join("work"), dir.join("home"));
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let o = Command::new(LLK)
+        .args(["slide", "pdb", "--size", "3x3"])
+        .current_dir(&work)
+        .env("LLK_CACHE", "")
+        .env("XDG_CACHE_HOME", "")
+        .env("HOME", &home)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    let in_work = std::fs::read_dir(&work).unwrap().count();
+    assert_eq!(in_work, 0, "tables written into the current folder");
+    let cached = std::fs::read_dir(home.join(".cache").join("llk"))
+        .map(|d| d.count())
+        .unwrap_or(0);
+    assert!(cached > 0, "no tables under $HOME/.cache/llk");
+}

@@ -212,6 +212,12 @@ fn pdb_cmd(a: PdbArgs) -> Result<()> {
     let (r, c) = parse_size(&a.size)?;
     let dir = pdb::cache_dir();
     let pats = pdb::partition(c, r, &a.tables.partition)?;
+    let missing = pats
+        .iter()
+        .any(|p| !pdb::cache_file(&dir, c, r, p).exists());
+    if a.rebuild || missing {
+        pdb::check_cache_dir(&dir)?;
+    }
     if a.rebuild {
         for p in &pats {
             let f = pdb::cache_file(&dir, c, r, p);
@@ -222,7 +228,7 @@ fn pdb_cmd(a: PdbArgs) -> Result<()> {
         }
     }
     let t = Instant::now();
-    let db = PatternDb::load_or_build(c, r, pats.clone(), Some(&dir))?;
+    let db = PatternDb::build_into_cache(c, r, pats.clone(), &dir)?;
     println!(
         "{}x{} pattern tables {:?} (reflection: {}) ready in {:.2} s; {} excess entries capped",
         r,
@@ -234,7 +240,11 @@ fn pdb_cmd(a: PdbArgs) -> Result<()> {
     );
     for p in &pats {
         let f = pdb::cache_file(&dir, c, r, p);
-        let len = std::fs::metadata(&f).map(|m| m.len()).unwrap_or(0);
+        // Listed only once read back whole: header, size and checksum.
+        pdb::load_table(&f, c, r, p).context("the cached table does not read back")?;
+        let len = std::fs::metadata(&f)
+            .with_context(|| format!("cannot stat {}", f.display()))?
+            .len();
         println!("  {} ({} bytes)", f.display(), len);
     }
     Ok(())
