@@ -116,3 +116,46 @@ fn empty_llk_cache_means_unset() {
         .unwrap_or(0);
     assert!(cached > 0, "no tables under $HOME/.cache/llk");
 }
+
+/// Issue 21 item 2: printing to a full stdout panicked with exit 101 (`llk generate >
+/// /dev/full`, and `plan`, `read`, `slide solve` the same). Every command that prints
+/// goes through one checked output path: exit 1 and "writing to stdout: No space left on
+/// device".
+#[test]
+fn full_stdout_is_an_error_not_a_panic() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        eprintln!("skipped: no /dev/full on this system");
+        return;
+    }
+    let dir = scratch("dev-full");
+    let png = screenshot(&dir);
+    let board = dir.join("board.txt");
+    let board = s(&board);
+    let maze = dir.join("maze.txt");
+    std::fs::write(&maze, "S..\n.#.\n..G\n").unwrap();
+    let ann = dir.join("ann.png");
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["generate", "--rows", "4", "--cols", "4"],
+        vec!["plan", board],
+        vec!["plan", board, "--json"],
+        vec!["pairs", board],
+        vec!["read", s(&png)],
+        vec!["annotate", s(&png), "-o", s(&ann)],
+        vec!["slide", "solve", "--tiles", "1 0 2 3 4 5 6 7 8"],
+        vec!["slide", "solve", "--tiles", "1 0 2 3 4 5 6 7 8", "--json"],
+        vec!["slide", "gen", "--size", "3x3"],
+        vec!["puzzle", "maze", s(&maze)],
+    ];
+    for args in runs {
+        let out = std::fs::OpenOptions::new().write(true).open(full).unwrap();
+        let o = Command::new(LLK).args(&args).stdout(out).output().unwrap();
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {e}");
+        assert!(
+            e.contains("writing to stdout: No space left on device"),
+            "{args:?}: {e}"
+        );
+        assert!(!e.contains("panicked"), "{args:?}: {e}");
+    }
+}

@@ -166,19 +166,11 @@ pub fn run(args: PuzzleArgs) -> Result<()> {
     result
 }
 
-/// Writes and clears the text gathered in `out`. A reader that stops early (`| head`) is not
-/// an error worth a message, so a closed pipe ends the output quietly instead of panicking
-/// the way `println!` would.
+/// Writes and clears the text gathered in `out` (see `super::out`).
 fn emit(out: &mut String) -> Result<()> {
-    let mut stdout = io::stdout().lock();
-    let written = stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush());
+    let written = super::out::text(out);
     out.clear();
-    match written {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("writing to stdout"),
-        _ => Ok(()),
-    }
+    written
 }
 
 fn maze_cmd(a: MazeArgs, out: &mut String) -> Result<()> {

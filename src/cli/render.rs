@@ -1,6 +1,7 @@
 //! `llk render` (draw a board to a PNG, or write a batch of fixtures with truth) and
 //! `llk annotate` (read a screenshot and draw what was read and what to play over it).
 
+use super::out::outln;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use image::RgbaImage;
@@ -113,7 +114,7 @@ pub fn render(args: RenderArgs) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot render {}: {e}", board_path.display()))?;
     let r = render_board(&board, &spec);
     save(&r.image, out)?;
-    println!("{}", serde_json::to_string(&r.grid)?);
+    outln!("{}", serde_json::to_string(&r.grid)?)?;
     Ok(())
 }
 
@@ -130,7 +131,7 @@ fn write_fixtures(dir: &Path, count: u64, seed: u64) -> Result<()> {
         let path = dir.join(format!("{}.truth.json", case.name));
         std::fs::write(&path, serde_json::to_string_pretty(&truth)? + "\n")
             .with_context(|| format!("cannot write {}", path.display()))?;
-        println!("{png}");
+        outln!("{png}")?;
     }
     Ok(())
 }
@@ -300,7 +301,7 @@ pub fn annotate(args: AnnotateArgs) -> Result<()> {
     };
     let out = draw_annotation(&frame, &ann);
     save(&out, &args.output)?;
-    println!(
+    outln!(
         "{}: {}x{} board, {} tiles, {} unsure, {} links drawn",
         args.output.display(),
         ann.board.rows(),
@@ -308,6 +309,6 @@ pub fn annotate(args: AnnotateArgs) -> Result<()> {
         ann.board.tile_count(),
         ann.unsure.len(),
         ann.links.len()
-    );
+    )?;
     Ok(())
 }

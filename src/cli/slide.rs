@@ -1,6 +1,7 @@
 //! `llk slide …`: solve one board, generate boards, build the pattern tables, and run the
 //! benchmark files.
 
+use super::out::outln;
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 use llk::slide::bench::{parse_cases, BenchCase};
@@ -165,13 +166,13 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
             "nodes": s.nodes,
             "micros": s.micros,
         });
-        println!("{v}");
+        outln!("{v}")?;
     } else {
         let tiles: Vec<String> = s.tiles_moved.iter().map(|t| t.to_string()).collect();
-        println!("{p}");
-        println!("moves:  {moves}");
-        println!("tiles:  {}", tiles.join(" "));
-        println!(
+        outln!("{p}")?;
+        outln!("moves:  {moves}")?;
+        outln!("tiles:  {}", tiles.join(" "))?;
+        outln!(
             "length: {}{}",
             s.moves.len(),
             if a.algo.is_optimal() {
@@ -179,9 +180,9 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
             } else {
                 " (not necessarily optimal)"
             }
-        );
-        println!("nodes:  {} expanded, {} generated", s.nodes, s.generated);
-        println!("time:   {:.3} ms", s.micros as f64 / 1000.0);
+        )?;
+        outln!("nodes:  {} expanded, {} generated", s.nodes, s.generated)?;
+        outln!("time:   {:.3} ms", s.micros as f64 / 1000.0)?;
     }
     Ok(())
 }
@@ -190,7 +191,7 @@ fn gen_cmd(a: GenArgs) -> Result<()> {
     let (r, c) = parse_size(&a.size)?;
     let p = Puzzle::random(c, r, a.goal, a.seed)?;
     let t: Vec<String> = p.tiles().iter().map(|t| t.to_string()).collect();
-    println!("{}", t.join(" "));
+    outln!("{}", t.join(" "))?;
     Ok(())
 }
 
@@ -229,7 +230,7 @@ fn pdb_cmd(a: PdbArgs) -> Result<()> {
     }
     let t = Instant::now();
     let db = PatternDb::build_into_cache(c, r, pats.clone(), &dir)?;
-    println!(
+    outln!(
         "{}x{} pattern tables {:?} (reflection: {}) ready in {:.2} s; {} excess entries capped",
         r,
         c,
@@ -237,7 +238,7 @@ fn pdb_cmd(a: PdbArgs) -> Result<()> {
         db.reflects(),
         t.elapsed().as_secs_f64(),
         db.capped()
-    );
+    )?;
     for p in &pats {
         let f = pdb::cache_file(&dir, c, r, p);
         // Listed only once read back whole: header, size and checksum.
@@ -245,7 +246,7 @@ fn pdb_cmd(a: PdbArgs) -> Result<()> {
         let len = std::fs::metadata(&f)
             .with_context(|| format!("cannot stat {}", f.display()))?
             .len();
-        println!("  {} ({} bytes)", f.display(), len);
+        outln!("  {} ({} bytes)", f.display(), len)?;
     }
     Ok(())
 }
@@ -313,7 +314,7 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
         let t = Instant::now();
         let db = tables_for(first.width(), first.height(), &a.tables.partition)?;
         tables = Some(db.clone());
-        println!(
+        outln!(
             "pattern tables {:?}{}: ready in {:.2} s (cache: {})",
             db.patterns(),
             if db.reflects() {
@@ -323,9 +324,9 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
             },
             t.elapsed().as_secs_f64(),
             pdb::cache_dir().display()
-        );
+        )?;
     }
-    println!("{} positions from {}", cases.len(), a.file.display());
+    outln!("{} positions from {}", cases.len(), a.file.display())?;
     for run in runs.iter().filter(|_| !cases.is_empty()) {
         bench_run(cases, *run, &limits, tables.clone(), a.verbose || cells > 9)?;
     }
@@ -354,13 +355,19 @@ fn bench_run(
     tables: Option<Arc<PatternDb>>,
     per_case: bool,
 ) -> Result<()> {
-    println!("\n== {} ==", run.name());
+    outln!("\n== {} ==", run.name())?;
     let cpu0 = thread_cpu_seconds();
     if per_case {
-        println!(
+        outln!(
             "{:>5} {:>4} {:>4} {:>12} {:>13} {:>10} {:>15}",
-            "id", "opt", "len", "expanded", "generated", "ms", "published"
-        );
+            "id",
+            "opt",
+            "len",
+            "expanded",
+            "generated",
+            "ms",
+            "published"
+        )?;
     }
     let (mut total_us, mut nodes, mut generated) = (0u64, 0u64, 0u64);
     let (mut wrong, mut max_us) = (0usize, 0u64);
@@ -386,7 +393,7 @@ fn bench_run(
         generated += s.generated;
         if per_case {
             let published = c.figures.first().map(|v| v.to_string()).unwrap_or_default();
-            println!(
+            outln!(
                 "{:>5} {:>4} {:>4} {:>12} {:>13} {:>10.3} {:>15}",
                 c.id,
                 c.optimal,
@@ -395,20 +402,20 @@ fn bench_run(
                 s.generated,
                 s.micros as f64 / 1000.0,
                 published
-            );
+            )?;
         }
     }
     let n = cases.len();
     if let (Some(a), Some(b)) = (cpu0, thread_cpu_seconds()) {
-        println!(
+        outln!(
             "{}: wall {:.3} s of search; CPU {:.2} s over all threads for the run (incl. checks)",
             run.name(),
             total_us as f64 / 1e6,
             b - a
-        );
+        )?;
     }
     if run.algo.is_optimal() {
-        println!(
+        outln!(
             "{}: {}/{} optimal lengths match; {} expanded, {} generated; total {:.3} s, mean {:.3} ms, max {:.3} ms",
             run.name(),
             n - wrong,
@@ -418,14 +425,14 @@ fn bench_run(
             total_us as f64 / 1e6,
             total_us as f64 / n as f64 / 1000.0,
             max_us as f64 / 1000.0
-        );
+        )?;
     } else {
         let excess: i64 = cases
             .iter()
             .zip(&lengths)
             .map(|(c, &l)| l as i64 - c.optimal as i64)
             .sum();
-        println!(
+        outln!(
             "{}: not optimal; mean length {:.1} vs optimal {:.1} (+{} moves in all); {} expanded; total {:.3} s, max {:.3} ms",
             run.name(),
             lengths.iter().sum::<usize>() as f64 / n as f64,
@@ -434,7 +441,7 @@ fn bench_run(
             nodes,
             total_us as f64 / 1e6,
             max_us as f64 / 1000.0
-        );
+        )?;
     }
     if wrong > 0 {
         bail!(
@@ -447,11 +454,17 @@ fn bench_run(
 
 /// Hand-written IDA* against `pathfinding::idastar` with the same pattern tables.
 fn compare_pathfinding(cases: &[BenchCase]) -> Result<()> {
-    println!("\n== hand-written IDA* vs pathfinding::idastar (same PDB heuristic) ==");
-    println!(
+    outln!("\n== hand-written IDA* vs pathfinding::idastar (same PDB heuristic) ==")?;
+    outln!(
         "{:>5} {:>4} {:>12} {:>10} {:>12} {:>10} {:>7}",
-        "id", "opt", "hand nodes", "hand ms", "pf nodes", "pf ms", "speedup"
-    );
+        "id",
+        "opt",
+        "hand nodes",
+        "hand ms",
+        "pf nodes",
+        "pf ms",
+        "speedup"
+    )?;
     let limits = Limits {
         depth: None,
         max_nodes: u64::MAX,
@@ -471,7 +484,7 @@ fn compare_pathfinding(cases: &[BenchCase]) -> Result<()> {
         }
         th += h.micros;
         tp += p.micros;
-        println!(
+        outln!(
             "{:>5} {:>4} {:>12} {:>10.3} {:>12} {:>10.3} {:>6.1}x",
             c.id,
             c.optimal,
@@ -480,14 +493,14 @@ fn compare_pathfinding(cases: &[BenchCase]) -> Result<()> {
             p.nodes,
             p.micros as f64 / 1000.0,
             p.micros as f64 / h.micros.max(1) as f64
-        );
+        )?;
     }
-    println!(
+    outln!(
         "total: hand {:.3} s, pathfinding {:.3} s, speedup {:.1}x",
         th as f64 / 1e6,
         tp as f64 / 1e6,
         tp as f64 / th.max(1) as f64
-    );
+    )?;
     Ok(())
 }
 
@@ -505,11 +518,11 @@ fn bench_fast_cmd(a: BenchFastArgs) -> Result<()> {
         }
     }
     let n = 2 * a.count;
-    println!(
+    outln!(
         "fast solver on {n} random {r}x{c} boards (both goals): mean {:.2} ms, max {:.2} ms, mean length {:.0}",
         total as f64 / n as f64 / 1000.0,
         max as f64 / 1000.0,
         len as f64 / n as f64
-    );
+    )?;
     Ok(())
 }
