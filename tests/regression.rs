@@ -159,3 +159,37 @@ fn full_stdout_is_an_error_not_a_panic() {
         assert!(!e.contains("panicked"), "{args:?}: {e}");
     }
 }
+
+/// Issue 21 item 11: `llk puzzle c4 --compare --depth 12` ran for hours with no output.
+/// Rows are printed as each search ends, and `--max-secs` stops the table with an error
+/// naming the search that did not finish.
+#[test]
+fn c4_compare_honours_a_time_budget() {
+    let t = std::time::Instant::now();
+    let o = llk(&[
+        "puzzle",
+        "c4",
+        "--compare",
+        "--depth",
+        "12",
+        "--max-secs",
+        "2",
+    ]);
+    let secs = t.elapsed().as_secs_f64();
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    assert!(secs < 15.0, "took {secs:.1} s");
+    let e = stderr(&o);
+    assert!(
+        e.contains("--max-secs 2") && e.contains("did not finish"),
+        "{e}"
+    );
+    let table = String::from_utf8_lossy(&o.stdout);
+    // The rows that finished were printed: at least depths 1-4 for all three searches.
+    assert!(table.lines().count() > 12, "{table}");
+    assert!(
+        table
+            .lines()
+            .any(|l| l.trim_start().starts_with("4 negamax")),
+        "{table}"
+    );
+}
