@@ -193,3 +193,107 @@ fn c4_compare_honours_a_time_budget() {
         "{table}"
     );
 }
+
+/// The 15-puzzle the search-limit defects were found on (52 moves, blank-first).
+const HARD15: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+
+/// Peak resident memory of the largest child this test process has waited for, in bytes.
+#[cfg(unix)]
+fn children_peak_rss() -> u64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    let rc = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
+    assert_eq!(rc, 0);
+    u.ru_maxrss as u64 * 1024
+}
+
+/// Issue 21 item 3: bfs, bibfs and A* bounded nodes, not memory (7.6 GB at the default
+/// 50M nodes), and reported 92M nodes against the 50M limit. `--max-memory` bounds the
+/// nodes they keep, and the node limit is not overshot.
+#[test]
+fn slide_searches_stop_at_their_memory_and_node_limits() {
+    for algo in [&["bfs"][..], &["bibfs"], &["astar", "--heuristic", "zero"]] {
+        let mut args = vec!["slide", "solve", "--tiles", HARD15, "--algo"];
+        args.extend(algo);
+        args.extend(["--max-memory", "200M"]);
+        let o = llk(&args);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{algo:?}: {e}");
+        assert!(e.contains("memory limit (200 MiB, --max-memory)"), "{e}");
+        #[cfg(unix)]
+        {
+            let peak = children_peak_rss();
+            assert!(peak < 200 << 20, "{algo:?}: peak RSS {} MiB", peak >> 20);
+        }
+    }
+    let o = llk(&[
+        "slide",
+        "solve",
+        "--tiles",
+        HARD15,
+        "--algo",
+        "bfs",
+        "--max-nodes",
+        "100000",
+    ]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains("gave up after 100000 nodes expanded (limit 100000"),
+        "{e}"
+    );
+}
+
+/// Issue 21 item 4: a run that is already IDA* was told "try --algo idastar" when it gave
+/// up; it is offered what can still help.
+#[test]
+fn idastar_gave_up_message_offers_what_helps() {
+    let o = llk(&[
+        "slide",
+        "solve",
+        "--tiles",
+        HARD15,
+        "--heuristic",
+        "manhattan",
+        "--max-nodes",
+        "1000",
+    ]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("Idastar gave up"), "{e}");
+    assert!(!e.contains("--algo idastar"), "{e}");
+    assert!(e.contains("--algo fast"), "{e}");
+}
+
+/// Issue 21 item 4: the default optimal solve (IDA* with the 7-7-1 tables) gave up at 50M
+/// nodes on two of the 17 80-move 15-puzzles (#3 and #4 of hard15_80.txt: 64.6M and 62.5M
+/// nodes). With default limits it solves #3. Skipped when ../shared is absent.
+#[test]
+fn default_optimal_solve_does_not_give_up_on_an_80_move_position() {
+    use llk::slide::bench::parse_cases;
+    use llk::slide::{solve, Algo, Heuristic, Limits};
+    let path = llk::shared_dir().join("sliding").join("hard15_80.txt");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        println!("SKIP: {} not found (team data absent)", path.display());
+        return;
+    };
+    let cases = parse_cases(&text).unwrap();
+    let c = cases
+        .iter()
+        .find(|c| c.id == "3")
+        .expect("hard15_80.txt has position 3");
+    let s = solve(
+        &c.puzzle,
+        &c.goal,
+        Algo::Idastar,
+        Heuristic::Pdb,
+        &Limits::default(),
+    )
+    .expect("the default optimal solve gave up");
+    assert_eq!(s.moves.len(), 80);
+    assert!(
+        s.nodes > 50_000_000,
+        "{} nodes: no longer past the old limit",
+        s.nodes
+    );
+}

@@ -11,7 +11,7 @@ use llk::slide::{
 };
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Sliding-tile puzzles.
 #[derive(clap::Args, Debug)]
@@ -56,9 +56,17 @@ struct SolveArgs {
     /// Depth bound for dfs/dls (default: length of the fast solution).
     #[arg(long)]
     depth: Option<usize>,
-    /// Give up after this many expanded nodes.
-    #[arg(long, default_value_t = 50_000_000)]
-    max_nodes: u64,
+    /// Give up after this many expanded nodes (default: no limit for idastar, whose memory
+    /// is one path; 50 000 000 for the others).
+    #[arg(long)]
+    max_nodes: Option<u64>,
+    /// Give up when the nodes that bfs, bibfs, astar and dfs keep would take more than this
+    /// much memory: bytes, or with a K, M or G suffix (powers of 1024).
+    #[arg(long, default_value = "2G", value_parser = parse_bytes)]
+    max_memory: u64,
+    /// Give up after this many seconds (default: no time limit).
+    #[arg(long)]
+    max_secs: Option<f64>,
     /// Print {"length","moves","nodes","micros"} as JSON.
     #[arg(long)]
     json: bool,
@@ -138,6 +146,33 @@ pub fn run(args: SlideArgs) -> Result<()> {
     }
 }
 
+/// Parses a byte count: digits with an optional K, M or G suffix (powers of 1024, an `iB`
+/// or `B` after it allowed), e.g. 2G, 512M, 1048576.
+fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (digits, shift) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 10),
+        Some('M') => (&t[..t.len() - 1], 20),
+        Some('G') => (&t[..t.len() - 1], 30),
+        _ => (t, 0),
+    };
+    let n: u64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?}: expected bytes, e.g. 2G, 512M or 1048576"))?;
+    let bytes = n
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("{s:?} is too large"))?;
+    if bytes == 0 {
+        return Err(format!("{s:?}: the memory limit must be above zero"));
+    }
+    Ok(bytes)
+}
+
 fn default_heuristic(p: &Puzzle) -> Heuristic {
     if p.width() * p.height() <= 16 {
         Heuristic::Pdb
@@ -150,9 +185,16 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
     let size = a.size.as_deref().map(parse_size).transpose()?;
     let p = Puzzle::parse(&a.tiles, size)?;
     let heur = a.heuristic.unwrap_or_else(|| default_heuristic(&p));
+    let max_time = match a.max_secs {
+        Some(t) if t > 0.0 && t.is_finite() => Some(Duration::from_secs_f64(t)),
+        Some(t) => bail!("--max-secs {t} must be a positive number of seconds"),
+        None => None,
+    };
     let limits = Limits {
         depth: a.depth,
         max_nodes: a.max_nodes,
+        max_time,
+        max_memory: a.max_memory,
     };
     let tables = (heur == Heuristic::Pdb && a.tables.partition != "default")
         .then(|| tables_for(p.width(), p.height(), &a.tables.partition))
@@ -307,7 +349,8 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
     let depth = a.depth.or((cells == 9).then_some(31));
     let limits = Limits {
         depth,
-        max_nodes: u64::MAX,
+        max_nodes: Some(u64::MAX),
+        ..Limits::default()
     };
     let mut tables = None;
     if runs.iter().any(|r| r.heur == Heuristic::Pdb) && cells <= 16 {
@@ -467,7 +510,8 @@ fn compare_pathfinding(cases: &[BenchCase]) -> Result<()> {
     )?;
     let limits = Limits {
         depth: None,
-        max_nodes: u64::MAX,
+        max_nodes: Some(u64::MAX),
+        ..Limits::default()
     };
     let (mut th, mut tp) = (0u64, 0u64);
     for c in cases {
