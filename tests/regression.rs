@@ -297,3 +297,115 @@ fn default_optimal_solve_does_not_give_up_on_an_80_move_position() {
         s.nodes
     );
 }
+
+/// A copy of a committed recording to tamper with.
+fn session_copy(name: &str) -> PathBuf {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sessions/gravity-down-5x6");
+    let dir = scratch(name).join("session");
+    std::fs::create_dir_all(&dir).unwrap();
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+fn log_lines(dir: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("session.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn write_log(dir: &Path, lines: &[serde_json::Value]) {
+    let text: Vec<String> = lines.iter().map(|v| v.to_string()).collect();
+    std::fs::write(dir.join("session.jsonl"), text.join("\n") + "\n").unwrap();
+}
+
+/// `llk replay` on `dir`: must fail, and `what` must appear in its output.
+fn assert_replay_fails(dir: &Path, what: &str) {
+    let o = llk(&["replay", "--quiet", s(dir)]);
+    let all = String::from_utf8_lossy(&o.stdout).into_owned() + &stderr(&o);
+    assert!(!o.status.success(), "replay passed:\n{all}");
+    assert!(all.contains(what), "{what:?} missing from:\n{all}");
+}
+
+/// Issue 21 item 7: `llk replay` accepted incomplete or altered sessions. The untouched
+/// recording replays; each alteration fails it.
+#[test]
+fn replay_catches_altered_and_incomplete_sessions() {
+    let o = llk(&["replay", "--quiet", s(&session_copy("replay-ok"))]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // A refused animation frame replaced by a frame showing a board.
+    let dir = session_copy("replay-blind");
+    let lines = log_lines(&dir);
+    let file_of = |frame: &serde_json::Value| {
+        lines
+            .iter()
+            .find(|v| v["kind"] == "frame" && v["index"] == *frame)
+            .unwrap()["file"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let blind = lines.iter().find(|v| v["kind"] == "blind").unwrap();
+    let read = lines.iter().find(|v| v["kind"] == "read").unwrap();
+    std::fs::copy(
+        dir.join(file_of(&read["frame"])),
+        dir.join(file_of(&blind["frame"])),
+    )
+    .unwrap();
+    assert_replay_fails(&dir, "FAIL blind frame");
+
+    // A frame deleted from the log with the refusal that looked at it.
+    let dir = session_copy("replay-frame-line");
+    let mut lines = log_lines(&dir);
+    let gone = lines.iter().find(|v| v["kind"] == "blind").unwrap()["frame"].clone();
+    lines.retain(|v| !((v["kind"] == "frame" && v["index"] == gone) || v["frame"] == gone));
+    write_log(&dir, &lines);
+    assert_replay_fails(&dir, "frame entries are missing");
+
+    // A frame's PNG deleted: one that only refused frames show, which nothing used to load.
+    let dir = session_copy("replay-frame-file");
+    let lines = log_lines(&dir);
+    let file = |frame: &serde_json::Value| {
+        lines
+            .iter()
+            .find(|v| v["kind"] == "frame" && v["index"] == *frame)
+            .map(|v| v["file"].as_str().unwrap().to_string())
+    };
+    let loaded: Vec<String> = lines
+        .iter()
+        .filter(|v| v["kind"] == "read" || (v["kind"] == "verify" && v["result"] == "predicted"))
+        .filter_map(|v| file(&v["frame"]))
+        .collect();
+    let victim = lines
+        .iter()
+        .filter(|v| v["kind"] == "blind")
+        .filter_map(|v| file(&v["frame"]))
+        .find(|f| !loaded.contains(f))
+        .expect("a PNG only refused frames show");
+    std::fs::remove_file(dir.join(&victim)).unwrap();
+    assert_replay_fails(&dir, &victim);
+
+    // The log cut at a line boundary (half of it kept), and the end entry alone removed.
+    for (name, keep) in [("replay-cut", 0.5), ("replay-no-end", 1.0)] {
+        let dir = session_copy(name);
+        let lines = log_lines(&dir);
+        let n = ((lines.len() - 1) as f64 * keep) as usize;
+        write_log(&dir, &lines[..n]);
+        assert_replay_fails(&dir, "no end entry");
+    }
+
+    // A frame file pointing outside the session folder.
+    let dir = session_copy("replay-outside");
+    let mut lines = log_lines(&dir);
+    let f = lines.iter_mut().find(|v| v["kind"] == "frame").unwrap();
+    let name = f["file"].as_str().unwrap().to_string();
+    std::fs::copy(dir.join(&name), dir.parent().unwrap().join(&name)).unwrap();
+    f["file"] = serde_json::Value::String(format!("../{name}"));
+    write_log(&dir, &lines);
+    assert_replay_fails(&dir, "not a file in the session folder");
+}
