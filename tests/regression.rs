@@ -409,3 +409,59 @@ fn replay_catches_altered_and_incomplete_sessions() {
     write_log(&dir, &lines);
     assert_replay_fails(&dir, "not a file in the session folder");
 }
+
+/// Issue 21 item 5: greedy, paper and the search's opening greedy pass ignored the budget
+/// (a 256×256 board with `--max-ms 100`: greedy 7.9 s, search 8.4 s; paper on 200×200 ran
+/// past 20 s). Every strategy stops near the budget with "gave-up".
+#[test]
+fn every_plan_strategy_honours_the_time_budget() {
+    let dir = scratch("plan-budget");
+    let g = llk(&[
+        "generate", "--rows", "256", "--cols", "256", "--types", "64", "--copies", "1024",
+        "--seed", "1",
+    ]);
+    assert!(g.status.success(), "{}", stderr(&g));
+    let board = dir.join("b256.txt");
+    std::fs::write(&board, &g.stdout).unwrap();
+    for strategy in ["greedy", "paper", "search"] {
+        let t = std::time::Instant::now();
+        let o = llk(&[
+            "plan",
+            s(&board),
+            "--strategy",
+            strategy,
+            "--max-ms",
+            "100",
+            "--json",
+        ]);
+        let wall = t.elapsed().as_secs_f64();
+        assert!(o.status.success(), "{strategy}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["outcome"], "gave-up", "{strategy}");
+        // One paper move on this board takes ~0.13 s, the most a budget is overshot by.
+        let micros = v["micros"].as_u64().unwrap();
+        assert!(micros < 400_000, "{strategy}: {micros} µs reported");
+        assert!(wall < 2.0, "{strategy}: took {wall:.2} s");
+    }
+}
+
+/// Issue 21 item 5: boards had no size limit (a 1×1 000 000 board planned past 60 s). Past
+/// 256 rows or columns a board is refused with a clear error.
+#[test]
+fn oversized_boards_are_refused_clearly() {
+    let dir = scratch("plan-size");
+    let board = dir.join("row.txt");
+    std::fs::write(&board, "AB".repeat(150) + "\n").unwrap();
+    for cmd in ["plan", "pairs"] {
+        let o = llk(&[cmd, s(&board)]);
+        assert_eq!(o.status.code(), Some(1), "{cmd}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("1x300: at most 256 rows and 256 columns"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = llk(&["generate", "--rows", "2", "--cols", "300"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("at most 256 rows"), "{}", stderr(&o));
+}

@@ -46,10 +46,10 @@ pub struct PlanArgs {
     /// every solvable board, proves the others unsolvable).
     #[arg(long, default_value = "search")]
     pub strategy: Strategy,
-    /// Search budget: boards expanded before giving up.
+    /// Budget: boards expanded (greedy and paper: moves made) before giving up.
     #[arg(long, default_value_t = PlanOptions::default().max_states)]
     pub max_states: u64,
-    /// Search budget: milliseconds before giving up.
+    /// Budget: milliseconds before giving up, for every strategy.
     #[arg(long, default_value_t = 2000)]
     pub max_ms: u64,
     /// Print one JSON object {"solved", "outcome", "moves": [{"a", "b", "path"}], "states",
@@ -131,8 +131,10 @@ pub fn plan(args: PlanArgs) -> Result<()> {
         ),
         Outcome::Unsolvable => "unsolvable: no order of removals clears this board".into(),
         Outcome::GaveUp => format!(
-            "gave up after {} states: the search budget ran out (see --max-states, --max-ms)",
-            p.states
+            "gave up after {} states and {} moves: the budget ran out (see --max-states, \
+             --max-ms)",
+            p.states,
+            p.moves.len()
         ),
     };
     outln!(
