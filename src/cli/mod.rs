@@ -1,6 +1,7 @@
 //! One module per group of subcommands; each turns its arguments into library calls.
 
 pub mod live;
+pub mod out;
 pub mod plan;
 pub mod puzzle;
 pub mod render;
