@@ -204,7 +204,7 @@ pub fn game(_args: GameArgs) -> Result<()> {
 
 #[derive(Args, Debug)]
 pub struct WindowsArgs {
-    /// Only windows whose title contains this (case-insensitive).
+    /// Only windows whose title or application name contains this (case-insensitive).
     pub filter: Option<String>,
     /// Print JSON lines instead of a table.
     #[arg(long)]
@@ -216,26 +216,35 @@ pub fn windows(args: WindowsArgs) -> Result<()> {
     let needle = args.filter.as_deref().unwrap_or("").to_lowercase();
     let list: Vec<_> = llk::capture::list_windows()?
         .into_iter()
-        .filter(|w| w.title.to_lowercase().contains(&needle))
+        .filter(|w| {
+            w.title.to_lowercase().contains(&needle) || w.app.to_lowercase().contains(&needle)
+        })
         .collect();
+    if !args.json && !list.is_empty() {
+        println!(
+            "{:>10}  {:>11} {:>11}  {:<16} title",
+            "id", "position", "size", "app"
+        );
+    }
     for w in &list {
         if args.json {
             println!(
                 "{}",
-                serde_json::json!({"id": w.id, "title": w.title, "app": w.app, "x": w.x,
-                    "y": w.y, "width": w.width, "height": w.height, "minimized": w.minimized})
+                serde_json::json!({"id": w.id, "pid": w.pid, "title": w.title, "app": w.app,
+                    "x": w.x, "y": w.y, "width": w.width, "height": w.height,
+                    "minimized": w.minimized})
             );
         } else {
             println!(
-                "{:>10}  {:>5},{:<5} {:>5}x{:<5} {}{:?} ({})",
+                "{:>10}  {:>5},{:<5} {:>5}x{:<5}  {:<16} {}{:?}",
                 w.id,
                 w.x,
                 w.y,
                 w.width,
                 w.height,
+                w.app,
                 if w.minimized { "[minimized] " } else { "" },
                 w.title,
-                w.app
             );
         }
     }
@@ -254,10 +263,14 @@ pub fn windows(_args: WindowsArgs) -> Result<()> {
 }
 
 #[derive(Args, Debug, Clone)]
+#[command(group(clap::ArgGroup::new("which").required(true).args(["window", "window_id"])))]
 pub struct PlayArgs {
-    /// The game window: part of its title (see `llk windows`).
+    /// The game window: part of its title or of its application name (see `llk windows`).
     #[arg(long)]
-    pub window: String,
+    pub window: Option<String>,
+    /// The game window by its id (the first column of `llk windows`).
+    #[arg(long)]
+    pub window_id: Option<u32>,
     /// The game's gravity: none, down, up, left, right, center-v, center-h.
     #[arg(long, default_value = "none")]
     pub gravity: Gravity,
@@ -306,6 +319,17 @@ pub struct PlayArgs {
 }
 
 impl PlayArgs {
+    /// The window the user named.
+    #[cfg(feature = "live")]
+    fn query(&self) -> llk::capture::WindowQuery {
+        use llk::capture::WindowQuery;
+        match (self.window_id, &self.window) {
+            (Some(id), _) => WindowQuery::Id(id),
+            (None, Some(name)) => WindowQuery::Name(name.clone()),
+            (None, None) => unreachable!("clap requires --window or --window-id"),
+        }
+    }
+
     fn options(&self) -> Result<PlayOptions> {
         if !(self.timeout.is_finite() && self.timeout > 0.0) {
             bail!(
@@ -361,7 +385,7 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
     use llk::capture::WindowSource;
     use llk::input::{Clicker, DryRun, MouseClicker};
     let options = args.options()?;
-    let mut source = WindowSource::find(&args.window)?;
+    let mut source = WindowSource::open(&args.query())?;
     let mut planner = Planner {
         strategy: args.strategy,
         max_states: args.max_states,
@@ -612,7 +636,8 @@ pub fn demo(args: DemoArgs) -> Result<()> {
     // Let the window manager finish placing and the game draw its first frame.
     std::thread::sleep(Duration::from_millis(500));
     let play = PlayArgs {
-        window: title,
+        window: Some(title),
+        window_id: None,
         gravity: args.gravity,
         no_outside: false,
         strategy: Strategy::Search,
