@@ -50,6 +50,9 @@ pub struct Reading {
     pub grid: Grid,
     pub board: Board,
     pub unsure: Vec<Pos>,
+    /// Tiles the game shows as selected or hovered (tinted, framed, brightened): each is read
+    /// as its type and listed here, so a player knows a click is already pending.
+    pub selected: Vec<Pos>,
 }
 
 /// Why a frame gave no board. The kinds match the `kind` field of the truth files so tests
@@ -60,16 +63,20 @@ pub enum ReadError {
     NoBoard(String),
     /// A removal is being animated (link line, explosions): look again in a moment.
     Animation(String),
+    /// The frame shows a grid of pictures that do not come in pairs (a sliding puzzle, a
+    /// grid of numbers): some other game, not one to play by pairing tiles.
+    NotLianliankan(String),
     /// The input itself is unusable (bad size, grid off the frame, bad hints).
     Invalid(String),
 }
 
 impl ReadError {
-    /// "no-board", "animation" or "invalid", as in the truth files' `kind`.
+    /// "no-board", "animation", "not-lianliankan" or "invalid", as in the truth files' `kind`.
     pub fn kind(&self) -> &'static str {
         match self {
             ReadError::NoBoard(_) => "no-board",
             ReadError::Animation(_) => "animation",
+            ReadError::NotLianliankan(_) => "not-lianliankan",
             ReadError::Invalid(_) => "invalid",
         }
     }
@@ -80,6 +87,7 @@ impl fmt::Display for ReadError {
         match self {
             ReadError::NoBoard(m) => write!(f, "no board: {m}"),
             ReadError::Animation(m) => write!(f, "animation in progress: {m}"),
+            ReadError::NotLianliankan(m) => write!(f, "not a Lianliankan board: {m}"),
             ReadError::Invalid(m) => write!(f, "invalid input: {m}"),
         }
     }
@@ -1830,6 +1838,7 @@ fn read_cells_detail(
             grid: *grid,
             board,
             unsure,
+            selected: Vec::new(),
         },
         faceless,
     ))
@@ -2582,6 +2591,7 @@ mod tests {
             },
             board: Board::parse("AABB\nCCC.\nDD..").expect("board"),
             unsure: vec![Pos::new(1, 2)],
+            selected: Vec::new(),
         };
         let located = wall_off_crowded(reading(), true);
         assert_eq!(located.board.to_string(), "AABB\n###.\nDD..");
