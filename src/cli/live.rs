@@ -4,10 +4,15 @@
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use llk::agent::pipeline::{Planner, Vision};
-use llk::agent::{replay_session, Brain, FirstPair, PlayOptions, SessionWriter, Stop, Summary};
+#[cfg(feature = "live")]
+use llk::agent::SessionWriter;
+use llk::agent::{replay_session, Brain, FirstPair, PlayOptions, Stop, Summary};
 use llk::board::{Gravity, Rules};
 use llk::plan::Strategy;
-use llk::render::{Background, RenderSpec, Theme};
+#[cfg(feature = "live")]
+use llk::render::RenderSpec;
+use llk::render::{Background, Theme};
+#[cfg(feature = "live")]
 use llk::vision::Hints;
 use std::path::Path;
 use std::path::PathBuf;
@@ -100,6 +105,7 @@ pub struct GameArgs {
 
 impl GameArgs {
     /// The arguments that recreate this game in a child process (`llk demo`, the tests).
+    #[cfg_attr(not(feature = "live"), allow(dead_code))]
     pub fn to_cli(&self) -> Vec<String> {
         let mut v: Vec<String> = vec![
             "game".into(),
@@ -271,9 +277,10 @@ pub struct PlayArgs {
     /// The game window by its id (the first column of `llk windows`).
     #[arg(long)]
     pub window_id: Option<u32>,
-    /// The game's gravity: none, down, up, left, right, center-v, center-h.
-    #[arg(long, default_value = "none")]
-    pub gravity: Gravity,
+    /// The game's gravity: auto (found from the first removals), none, down, up, left,
+    /// right, center-v, center-h.
+    #[arg(long, default_value = "auto")]
+    pub gravity: GravityChoice,
     /// The game does not let links run outside the board.
     #[arg(long)]
     pub no_outside: bool,
@@ -318,6 +325,25 @@ pub struct PlayArgs {
     pub retry_ms: u64,
 }
 
+/// `--gravity`: found by watching the game, or given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GravityChoice {
+    Auto,
+    Given(Gravity),
+}
+
+impl std::str::FromStr for GravityChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "auto" {
+            return Ok(GravityChoice::Auto);
+        }
+        s.parse()
+            .map(GravityChoice::Given)
+            .map_err(|e: String| format!("{e}, or auto"))
+    }
+}
+
 impl PlayArgs {
     /// The window the user named.
     #[cfg(feature = "live")]
@@ -330,6 +356,7 @@ impl PlayArgs {
         }
     }
 
+    #[cfg_attr(not(feature = "live"), allow(dead_code))]
     fn options(&self) -> Result<PlayOptions> {
         if !(self.timeout.is_finite() && self.timeout > 0.0) {
             bail!(
@@ -337,11 +364,16 @@ impl PlayArgs {
                 self.timeout
             );
         }
+        let (gravity, find_gravity) = match self.gravity {
+            GravityChoice::Auto => (Gravity::None, true),
+            GravityChoice::Given(g) => (g, false),
+        };
         Ok(PlayOptions {
             rules: Rules {
                 outside: !self.no_outside,
-                gravity: self.gravity,
+                gravity,
             },
+            find_gravity,
             max_moves: self.max_moves,
             timeout: Duration::from_secs_f64(self.timeout),
             verify_timeout: Duration::from_millis(self.verify_ms.max(1)),
@@ -426,6 +458,8 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
         ProgressStyle::with_template("{spinner} {bar:30} {pos}/{len} pairs cleared {elapsed}")
             .expect("a valid progress template"),
     );
+    let bar = progress.clone();
+    let mut notes = move |m: &str| bar.suspend(|| eprintln!("{m}"));
     let mut player = Player {
         source: &mut source,
         clicker,
@@ -433,9 +467,10 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
         brain: &mut planner,
         recorder: recorder.as_mut(),
         progress,
+        notes: &mut notes,
         options,
     };
-    player.play()
+    Ok(player.play()?)
 }
 
 #[cfg(not(feature = "live"))]
@@ -449,6 +484,7 @@ fn report(s: &Summary) -> String {
     let pct = |v: u64| 100.0 * v as f64 / t.total.max(1) as f64;
     format!(
         "{}: {} moves, {}/{} pairs cleared in {:.1} s ({:.2} pairs/s; {} retried clicks, {} re-plans); \
+         gravity: {}; \
          time: capture {:.0}%, read {:.0}%, plan {:.0}%, click {:.0}%, record {:.0}%, waiting for the game {:.0}%",
         s.stop.word(),
         s.moves,
@@ -458,6 +494,7 @@ fn report(s: &Summary) -> String {
         s.pairs_per_second(),
         s.retries,
         s.replans,
+        s.gravity,
         pct(t.capture),
         pct(t.read),
         pct(t.plan),
@@ -469,14 +506,20 @@ fn report(s: &Summary) -> String {
 
 pub fn play(args: PlayArgs) -> Result<()> {
     let summary = run_play(&args)?;
+    if summary.first.is_none() {
+        let why = match &summary.stop {
+            Stop::Unreadable(why) => why.clone(),
+            other => other.word(),
+        };
+        bail!("could not read a Lianliankan board in the window ({why}); clicked nothing");
+    }
     if args.dry_run {
-        if write_annotated(&summary, &args.annotate)? {
-            let n = summary.first.as_ref().map_or(0, |f| f.2.len());
-            println!(
-                "dry run: read the board and planned {n} moves; wrote {}",
-                args.annotate.display()
-            );
-        }
+        write_annotated(&summary, &args.annotate)?;
+        let n = summary.first.as_ref().map_or(0, |f| f.2.len());
+        println!(
+            "dry run: read the board and planned {n} moves; wrote {}",
+            args.annotate.display()
+        );
         return Ok(());
     }
     println!("{}", report(&summary));
@@ -487,10 +530,25 @@ pub fn play(args: PlayArgs) -> Result<()> {
             dir.display()
         );
     }
-    match summary.stop {
+    outcome(&summary.stop, args.timeout)
+}
+
+/// The exit status of `llk play` for how it stopped: 0 cleared (or `--max-moves` reached),
+/// [`super::exit::TILES_LEFT`] for a deal with tiles left and no move, 1 for every other
+/// stop, each with a message saying why.
+fn outcome(stop: &Stop, timeout: f64) -> Result<()> {
+    match stop {
         Stop::Cleared | Stop::MaxMoves | Stop::DryRun => Ok(()),
-        Stop::Timeout => bail!("timed out after {} s with tiles left", args.timeout),
-        Stop::Stuck(why) => bail!("stuck: {why}"),
+        Stop::Timeout => bail!("timed out after {timeout} s with tiles left"),
+        Stop::Unreadable(why) => {
+            bail!("stopped: the board could no longer be read with confidence ({why})")
+        }
+        Stop::NoEffect(why) => bail!("stopped: {why}"),
+        Stop::NoMoves { tiles_left, why } => Err(super::exit::Exit {
+            code: super::exit::TILES_LEFT,
+            message: format!("stopped with {tiles_left} tiles left: {why}"),
+        }
+        .into()),
     }
 }
 
@@ -638,7 +696,7 @@ pub fn demo(args: DemoArgs) -> Result<()> {
     let play = PlayArgs {
         window: Some(title),
         window_id: None,
-        gravity: args.gravity,
+        gravity: GravityChoice::Given(args.gravity),
         no_outside: false,
         strategy: Strategy::Search,
         max_states: 200_000,
