@@ -20,7 +20,7 @@ use super::verify::{reaction, Reaction};
 use crate::board::{Board, Gravity, Link, Pos, Rules};
 use crate::capture::{Frame, FrameSource};
 use crate::geometry::Grid;
-use crate::input::Clicker;
+use crate::input::{Clicker, Pace};
 use anyhow::{bail, Result};
 use indicatif::ProgressBar;
 use std::fmt;
@@ -128,6 +128,8 @@ pub struct Summary {
     /// The gravity played with: given, found, or still being found.
     pub gravity: GravityWatch,
     pub timings: Timings,
+    /// How the clicks were paced (live clickers).
+    pub pace: Option<Pace>,
     /// The first good reading and its frame, with the first plan (for `--dry-run` and the
     /// demo's annotated PNG). `None` when no board was ever read.
     pub first: Option<(Frame, Seen, Vec<Link>)>,
@@ -142,6 +144,18 @@ impl Summary {
         } else {
             0.0
         }
+    }
+
+    /// The bot's own time per removed pair, µs: capturing, reading, planning and clicking
+    /// (the button holds and gaps included); `None` before the first removal.
+    pub fn own_micros_per_pair(&self) -> Option<u64> {
+        let t = &self.timings;
+        (self.moves > 0).then(|| (t.capture + t.read + t.plan + t.click) / self.moves as u64)
+    }
+
+    /// Time per removed pair spent waiting for the game (its animation, its reaction), µs.
+    pub fn game_micros_per_pair(&self) -> Option<u64> {
+        (self.moves > 0).then(|| self.timings.wait / self.moves as u64)
     }
 }
 
@@ -234,6 +248,7 @@ impl Player<'_> {
                 replans: 0,
                 gravity,
                 timings: Timings::default(),
+                pace: None,
                 first: None,
             },
             t: Timings::default(),
@@ -250,6 +265,7 @@ impl Player<'_> {
             .total
             .saturating_sub(t.capture + t.read + t.plan + t.click + t.record);
         run.s.timings = run.t;
+        run.s.pace = run.p.clicker.pace();
         let reason = match &out {
             Ok(stop) => stop.word(),
             Err(e) => format!("error: {e:#}"),
@@ -599,8 +615,14 @@ impl Run<'_, '_> {
                 })?;
                 return Ok(Verified::Stale);
             }
+            // A retry clicks only while the board still reads as it did before the move: a
+            // game that takes a click late may have matched the pair meanwhile, and a click
+            // then lands on an emptied cell or starts a selection nobody planned.
+            let unchanged = attempt == 0
+                || matches!(self.read(&now, now_index)?, Ok(seen) if seen.board.same_up_to_renaming(board));
+            let targets: &[Pos] = if unchanged { &need } else { &[] };
             let mut clicks = Vec::new();
-            for &p in &need {
+            for &p in targets {
                 let (sx, sy) = screen_point(&now, &grid, p)?;
                 let t0 = Instant::now();
                 self.clicked = true;
@@ -608,13 +630,15 @@ impl Run<'_, '_> {
                 self.t.click += micros(t0);
                 clicks.push((sx, sy));
             }
-            self.record(&Entry::Move {
-                n,
-                attempt,
-                link: link.clone(),
-                expect: predictions[0].1.row_strings(),
-                clicks,
-            })?;
+            if !clicks.is_empty() {
+                self.record(&Entry::Move {
+                    n,
+                    attempt,
+                    link: link.clone(),
+                    expect: predictions[0].1.row_strings(),
+                    clicks,
+                })?;
+            }
             let clicked = Instant::now();
             let mut last: Option<(Board, Instant)> = None;
             let mut retry: Option<(Vec<Pos>, Reaction)> = None;
@@ -638,6 +662,9 @@ impl Run<'_, '_> {
                             polls,
                             micros: micros(t_move),
                         })?;
+                        if attempt == 0 {
+                            self.p.clicker.feedback(true);
+                        }
                         let seen = seen.clone();
                         return Ok(Verified::Removed {
                             shot: Shot {
@@ -671,6 +698,9 @@ impl Run<'_, '_> {
                                 polls,
                                 micros: micros(t_move),
                             })?;
+                            if attempt == 0 {
+                                self.p.clicker.feedback(true);
+                            }
                             let seen = seen.clone();
                             return Ok(Verified::Changed(Shot {
                                 frame: f,
@@ -692,6 +722,7 @@ impl Run<'_, '_> {
                         Reaction::Busy => None,
                     };
                     if let Some(again) = again {
+                        self.p.clicker.feedback(false);
                         self.record(&Entry::Verify {
                             n,
                             frame: index,

@@ -9,7 +9,7 @@ use crate::board::{removable_pairs, Board, Gravity, Link, Pos, Rules};
 use crate::capture::{Frame, FrameSource};
 use crate::game::{Game, GameConfig, Stats};
 use crate::geometry::Grid;
-use crate::input::Clicker;
+use crate::input::{ClickPacer, Clicker, Pace};
 use crate::render::{RenderSpec, Renderer};
 use image::RgbaImage;
 use indicatif::ProgressBar;
@@ -21,6 +21,8 @@ struct Sim {
     game: Game,
     /// Frames left before the window "closes" (capture fails).
     frames_left: Option<u32>,
+    /// A learning pace and the shortest one the game registers.
+    pacer: Option<(ClickPacer, Duration)>,
     renderer: Renderer,
     grid: Grid,
     origin: (i32, i32),
@@ -83,12 +85,34 @@ impl Clicker for Shared {
         if s.lose_every.is_some_and(|k| s.clicks.is_multiple_of(k)) {
             return Ok(());
         }
+        if s.pacer.is_some_and(|(p, needs)| p.current() < needs) {
+            return Ok(());
+        }
         let (wx, wy) = ((x - s.origin.0) as f32 + 0.5, (y - s.origin.1) as f32 + 0.5);
         let cell = s.grid.cell_at(wx, wy);
         let now = s.now();
         s.game.click(wx, wy, cell, now);
         s.maybe_move();
         Ok(())
+    }
+
+    fn feedback(&mut self, registered: bool) {
+        if let Some((p, _)) = &mut self.0.borrow_mut().pacer {
+            if registered {
+                p.registered();
+            } else {
+                p.lost_one();
+            }
+        }
+    }
+
+    fn pace(&self) -> Option<Pace> {
+        self.0.borrow().pacer.map(|(p, _)| Pace {
+            hold: p.current(),
+            gap: p.current(),
+            learnt: true,
+            lost: p.lost(),
+        })
     }
 }
 
@@ -114,6 +138,7 @@ struct Setup {
     lose_every: Option<u32>,
     move_every: Option<u32>,
     frames_left: Option<u32>,
+    pacer: Option<(ClickPacer, Duration)>,
 }
 
 impl Setup {
@@ -126,6 +151,7 @@ impl Setup {
             lose_every: None,
             move_every: None,
             frames_left: None,
+            pacer: None,
         }
     }
 
@@ -138,6 +164,7 @@ impl Setup {
             lose_every: None,
             move_every: None,
             frames_left: None,
+            pacer: None,
         }
     }
 
@@ -147,6 +174,7 @@ impl Setup {
         let sim = Shared(Rc::new(RefCell::new(Sim {
             game: self.game,
             frames_left: self.frames_left,
+            pacer: self.pacer,
             renderer,
             grid,
             origin: (300, 200),
@@ -512,5 +540,28 @@ fn a_deal_that_cannot_be_cleared_is_played_out_then_stops_saying_what_is_left() 
         }
         other => panic!("{other:?}"),
     }
+    assert_eq!(p.stats.illegal, 0);
+}
+
+#[test]
+fn the_click_pace_is_learnt_from_the_game() {
+    let needs = Duration::from_millis(20);
+    let mut setup = Setup::new(&GameConfig {
+        rows: 6,
+        cols: 8,
+        types: 12,
+        ..config(Gravity::None, 0, None)
+    });
+    setup.pacer = Some((ClickPacer::default(), needs));
+    let p = play(setup);
+    let s = p.summary();
+    assert_eq!(s.stop, Stop::Cleared);
+    let pace = s.pace.expect("the sim clicker paces");
+    assert!(
+        pace.hold >= needs && pace.hold < needs * 2,
+        "{pace:?} after {} moves",
+        s.moves
+    );
+    assert!(pace.lost >= 1 && pace.lost <= 3, "{pace:?}");
     assert_eq!(p.stats.illegal, 0);
 }

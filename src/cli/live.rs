@@ -311,12 +311,14 @@ pub struct PlayArgs {
     /// Where --dry-run writes the annotated plan.
     #[arg(long, default_value = "llk-plan.png")]
     pub annotate: PathBuf,
-    /// How long the mouse button is held, ms.
-    #[arg(long, default_value_t = 50)]
-    pub hold_ms: u64,
-    /// Pause after each click, ms.
-    #[arg(long, default_value_t = 50)]
-    pub gap_ms: u64,
+    /// How long the mouse button is held, ms. Default: learnt from the game, starting at
+    /// 50 ms (see --gap-ms).
+    #[arg(long)]
+    pub hold_ms: Option<u64>,
+    /// Pause after each click, ms. Giving this or --hold-ms fixes both (50 ms for the one
+    /// not given); with neither, the bot learns the shortest hold and gap the game accepts.
+    #[arg(long)]
+    pub gap_ms: Option<u64>,
     /// How long a move may take to show on screen before the bot re-reads, ms.
     #[arg(long, default_value_t = 3000)]
     pub verify_ms: u64,
@@ -447,10 +449,11 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
     let clicker: &mut dyn Clicker = if args.dry_run {
         &mut dry
     } else {
-        mouse = MouseClicker::new(
-            Duration::from_millis(args.hold_ms),
-            Duration::from_millis(args.gap_ms),
-        )?;
+        let ms = |v: Option<u64>| Duration::from_millis(v.unwrap_or(50));
+        mouse = MouseClicker::new(ms(args.hold_ms), ms(args.gap_ms))?;
+        if args.hold_ms.is_none() && args.gap_ms.is_none() {
+            mouse = mouse.learning(llk::input::ClickPacer::default());
+        }
         &mut mouse
     };
     let progress = ProgressBar::new(0);
@@ -478,11 +481,11 @@ fn run_play(_args: &PlayArgs) -> Result<Summary> {
     bail!("this llk was built without the `live` feature: cannot play a window")
 }
 
-/// One line on how the session went and where its time went.
+/// How the session went and where its time went: one line, then the time per pair.
 fn report(s: &Summary) -> String {
     let t = &s.timings;
     let pct = |v: u64| 100.0 * v as f64 / t.total.max(1) as f64;
-    format!(
+    let mut out = format!(
         "{}: {} moves, {}/{} pairs cleared in {:.1} s ({:.2} pairs/s; {} retried clicks, {} re-plans); \
          gravity: {}; \
          time: capture {:.0}%, read {:.0}%, plan {:.0}%, click {:.0}%, record {:.0}%, waiting for the game {:.0}%",
@@ -501,7 +504,30 @@ fn report(s: &Summary) -> String {
         pct(t.click),
         pct(t.record),
         pct(t.wait)
-    )
+    );
+    if let (Some(own), Some(game)) = (s.own_micros_per_pair(), s.game_micros_per_pair()) {
+        let n = s.moves.max(1) as f64 * 1000.0;
+        out += &format!(
+            "\nper pair: the bot {:.1} ms (capture {:.1}, read {:.1}, plan {:.2}, click {:.1}), the game {:.1} ms; bot/game {:.2}",
+            own as f64 / 1000.0,
+            t.capture as f64 / n,
+            t.read as f64 / n,
+            t.plan as f64 / n,
+            t.click as f64 / n,
+            game as f64 / 1000.0,
+            own as f64 / game.max(1) as f64
+        );
+    }
+    if let Some(p) = s.pace {
+        out += &format!(
+            "\nclicks: hold {} ms, gap {} ms ({}; {} lost)",
+            p.hold.as_millis(),
+            p.gap.as_millis(),
+            if p.learnt { "learnt" } else { "given" },
+            p.lost
+        );
+    }
+    out
 }
 
 pub fn play(args: PlayArgs) -> Result<()> {
@@ -707,8 +733,8 @@ pub fn demo(args: DemoArgs) -> Result<()> {
         record: Some(session.clone()),
         dry_run: false,
         annotate: args.out.join("first-frame.png"),
-        hold_ms: 50,
-        gap_ms: 50,
+        hold_ms: None,
+        gap_ms: None,
         verify_ms: 3000,
         retry_ms: 400,
     };
