@@ -785,3 +785,42 @@ pub fn demo(args: DemoArgs) -> Result<()> {
 pub fn demo(_args: DemoArgs) -> Result<()> {
     bail!("this llk was built without the `live` feature: no demo")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deal_with_tiles_left_exits_3_and_other_stops_1() {
+        let stop = Stop::NoMoves {
+            tiles_left: 4,
+            why: "no two tiles can be linked".into(),
+        };
+        let err = outcome(&stop, 10.0).unwrap_err();
+        let exit = err.downcast_ref::<crate::cli::exit::Exit>().unwrap();
+        assert_eq!(exit.code, crate::cli::exit::TILES_LEFT);
+        assert_eq!(exit.code, 3);
+        assert!(exit.message.contains("4 tiles left"), "{}", exit.message);
+        for stop in [
+            Stop::Timeout,
+            Stop::Unreadable("no board".into()),
+            Stop::NoEffect("twice".into()),
+        ] {
+            let err = outcome(&stop, 10.0).unwrap_err();
+            assert!(err.downcast_ref::<crate::cli::exit::Exit>().is_none());
+        }
+        assert!(outcome(&Stop::Cleared, 10.0).is_ok());
+        assert!(outcome(&Stop::MaxMoves, 10.0).is_ok());
+    }
+
+    #[test]
+    fn gravity_is_auto_or_a_mode() {
+        assert_eq!("auto".parse::<GravityChoice>(), Ok(GravityChoice::Auto));
+        assert_eq!(
+            "center-h".parse::<GravityChoice>(),
+            Ok(GravityChoice::Given(Gravity::CenterH))
+        );
+        let err = "sideways".parse::<GravityChoice>().unwrap_err();
+        assert!(err.ends_with("or auto"), "{err}");
+    }
+}
