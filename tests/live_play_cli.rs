@@ -275,6 +275,75 @@ impl WaitOutput for std::process::Child {
     }
 }
 
+/// An old-style X11 window: `WM_NAME` (STRING) and `WM_CLASS` only, no `_NET_WM_NAME`.
+/// `llk windows` shows its title and class, and `--window` finds it by its class.
+#[cfg(target_os = "linux")]
+fn old_x11_app() -> Result<String, String> {
+    use xcb::x;
+    let pid = std::process::id();
+    let (title, class) = (format!("llk-old-app {pid}"), format!("LlkOldApp{pid}"));
+    let (conn, screen_num) = xcb::Connection::connect(None).map_err(|e| e.to_string())?;
+    let screen = conn
+        .get_setup()
+        .roots()
+        .nth(screen_num as usize)
+        .ok_or("no X screen")?;
+    let window: x::Window = conn.generate_id();
+    conn.send_request(&x::CreateWindow {
+        depth: x::COPY_FROM_PARENT as u8,
+        wid: window,
+        parent: screen.root(),
+        x: 80,
+        y: 80,
+        width: 200,
+        height: 150,
+        border_width: 0,
+        class: x::WindowClass::InputOutput,
+        visual: screen.root_visual(),
+        value_list: &[x::Cw::BackPixel(screen.white_pixel())],
+    });
+    conn.send_request(&x::ChangeProperty {
+        mode: x::PropMode::Replace,
+        window,
+        property: x::ATOM_WM_NAME,
+        r#type: x::ATOM_STRING,
+        data: title.as_bytes(),
+    });
+    let wm_class = format!("llkold\0{class}\0");
+    conn.send_request(&x::ChangeProperty {
+        mode: x::PropMode::Replace,
+        window,
+        property: x::ATOM_WM_CLASS,
+        r#type: x::ATOM_STRING,
+        data: wm_class.as_bytes(),
+    });
+    conn.send_request(&x::MapWindow { window });
+    conn.flush().map_err(|e| e.to_string())?;
+    let listed = wait_for_windows(&title, 1)?;
+    let out = run(&["windows".into(), class.clone(), "--json".into()])?;
+    let row = String::from_utf8_lossy(&out.stdout).to_string();
+    if !row.contains(&format!("\"app\":\"{class}\"")) || !row.contains(&title) {
+        return Err(format!("llk windows {class}: {row}"));
+    }
+    let out = run(&[
+        "play".into(),
+        format!("--window={}", class.to_lowercase()),
+        "--dry-run".into(),
+        "--verify-ms=500".into(),
+    ])?;
+    let said = text(&out);
+    conn.send_request(&x::DestroyWindow { window });
+    let _ = conn.flush();
+    if !said.contains("could not read a Lianliankan board") {
+        return Err(format!(
+            "--window by class did not reach the window: {said}"
+        ));
+    }
+    Ok(format!(
+        "window {listed:?} listed with its WM_NAME and class, found by class"
+    ))
+}
+
 #[test]
 fn play_on_windows_a_user_runs_into() {
     if let Err(why) = display_answers() {
@@ -292,6 +361,8 @@ fn play_on_windows_a_user_runs_into() {
     check("no-board", &mut failures, || no_board(&dir));
     check("two-windows", &mut failures, || two_windows(&dir));
     check("gravity-found", &mut failures, || gravity_found(&dir));
+    #[cfg(target_os = "linux")]
+    check("old-x11-app", &mut failures, old_x11_app);
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         failures.is_empty(),
