@@ -15,6 +15,12 @@ pub trait Clicker {
     /// the user has taken the mouse back (live clickers).
     fn click(&mut self, x: i32, y: i32) -> Result<()>;
 
+    /// Moves the pointer to screen point (x, y) without clicking; returns whether it moved
+    /// (clickers without a pointer do nothing).
+    fn park(&mut self, _x: i32, _y: i32) -> Result<bool> {
+        Ok(false)
+    }
+
     /// What the screen said about the last clicks: all registered (`true`), or one was
     /// lost. Clickers that learn their pace use it; the others ignore it.
     fn feedback(&mut self, _registered: bool) {}
@@ -172,6 +178,15 @@ mod live {
                 .map_err(e)?;
             self.released = Some(Instant::now());
             Ok(())
+        }
+
+        fn park(&mut self, x: i32, y: i32) -> Result<bool> {
+            self.check_control()?;
+            self.enigo
+                .move_mouse(x, y, Coordinate::Abs)
+                .map_err(|e| anyhow!("moving the pointer to ({x}, {y}): {e}"))?;
+            self.left_at = Some((x, y));
+            Ok(true)
         }
 
         fn feedback(&mut self, registered: bool) {

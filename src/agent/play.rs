@@ -225,6 +225,8 @@ struct Run<'p, 'a> {
     strikes: u32,
     /// Whether the bot has clicked yet (a selection seen before that is the user's).
     clicked: bool,
+    /// Whether the pointer was moved off the board to tell a hover from a selection.
+    parked: bool,
 }
 
 impl Player<'_> {
@@ -257,6 +259,7 @@ impl Player<'_> {
             frames: 0,
             strikes: 0,
             clicked: false,
+            parked: false,
         };
         let out = run.main();
         run.t.total = run.start.elapsed().as_micros() as u64;
@@ -428,6 +431,36 @@ impl Run<'_, '_> {
         self.s.gravity.current() != was
     }
 
+    /// Moves the pointer to a corner of the window's client area off the board (a game
+    /// may show the tile under the pointer as selected). Returns whether it moved.
+    fn park(&mut self, shot: &Shot) -> Result<bool> {
+        let grid = self.grid.unwrap_or(shot.seen.grid);
+        let (now, _) = self.capture()?;
+        let (w, h) = now.image.dimensions();
+        let (w, h) = (w as f32, h as f32);
+        let corners = [
+            (2.0, 2.0),
+            (w - 3.0, 2.0),
+            (2.0, h - 3.0),
+            (w - 3.0, h - 3.0),
+        ];
+        let Some(&(x, y)) = corners
+            .iter()
+            .find(|&&(x, y)| x >= 0.0 && y >= 0.0 && grid.cell_at(x, y).is_none())
+        else {
+            return Ok(false);
+        };
+        let (sx, sy) = now.to_screen(x, y);
+        if !now.contains_screen(sx, sy) {
+            return Ok(false);
+        }
+        let moved = self.p.clicker.park(sx, sy)?;
+        if moved {
+            self.note("a tile shows as selected: moved the pointer off the board to look again");
+        }
+        Ok(moved)
+    }
+
     /// Clicks `cell` (selected by someone else before the bot's first click) to deselect
     /// it.
     fn deselect(&mut self, shot: &Shot, cell: Pos) -> Result<()> {
@@ -513,11 +546,19 @@ impl Run<'_, '_> {
                 continue;
             }
             idle = 0;
-            // A tile selected before the bot's first click is the user's: pair it when the
-            // first move uses it, else click it once to deselect and look again.
+            // A tile shown selected before the bot's first click may only be hovered by the
+            // pointer: move the pointer off the board and look again. One still selected is
+            // the user's: pair it when the first move uses it, else click it once to
+            // deselect it and look again.
             let mut preselected = None;
             if !self.clicked {
                 if let Some(&sel) = shot.seen.selected.first() {
+                    if !self.parked {
+                        self.parked = true;
+                        if self.park(&shot)? {
+                            continue;
+                        }
+                    }
                     self.clicked = true;
                     let first_move = &proposal.moves[0];
                     if sel == first_move.a || sel == first_move.b {

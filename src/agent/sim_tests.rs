@@ -23,6 +23,10 @@ struct Sim {
     frames_left: Option<u32>,
     /// A learning pace and the shortest one the game registers.
     pacer: Option<(ClickPacer, Duration)>,
+    /// Where the pointer is (screen), and whether the game shows the tile under it as
+    /// selected (a hover highlight).
+    pointer: (i32, i32),
+    hover_selects: bool,
     renderer: Renderer,
     grid: Grid,
     origin: (i32, i32),
@@ -81,6 +85,7 @@ impl FrameSource for Shared {
 impl Clicker for Shared {
     fn click(&mut self, x: i32, y: i32) -> anyhow::Result<()> {
         let mut s = self.0.borrow_mut();
+        s.pointer = (x, y);
         s.clicks += 1;
         if s.lose_every.is_some_and(|k| s.clicks.is_multiple_of(k)) {
             return Ok(());
@@ -94,6 +99,11 @@ impl Clicker for Shared {
         s.game.click(wx, wy, cell, now);
         s.maybe_move();
         Ok(())
+    }
+
+    fn park(&mut self, x: i32, y: i32) -> anyhow::Result<bool> {
+        self.0.borrow_mut().pointer = (x, y);
+        Ok(true)
     }
 
     fn feedback(&mut self, registered: bool) {
@@ -120,11 +130,18 @@ impl Clicker for Shared {
 impl Eyes for Shared {
     fn read(&mut self, _frame: &RgbaImage, _grid: Option<&Grid>) -> Result<Seen, Blind> {
         let s = self.0.borrow();
+        let mut selected: Vec<Pos> = s.game.selected().into_iter().collect();
+        let (px, py) = (s.pointer.0 - s.origin.0, s.pointer.1 - s.origin.1);
+        if let Some(p) = s.grid.cell_at(px as f32 + 0.5, py as f32 + 0.5) {
+            if s.hover_selects && s.game.board().get(p).is_tile() && !selected.contains(&p) {
+                selected.push(p);
+            }
+        }
         Ok(Seen {
             grid: s.grid,
             board: s.game.board().clone(),
             unsure: vec![],
-            selected: s.game.selected().into_iter().collect(),
+            selected,
         })
     }
 }
@@ -139,6 +156,8 @@ struct Setup {
     move_every: Option<u32>,
     frames_left: Option<u32>,
     pacer: Option<(ClickPacer, Duration)>,
+    /// The pointer over this cell at the start, shown selected while hovered.
+    hover: Option<Pos>,
 }
 
 impl Setup {
@@ -152,6 +171,7 @@ impl Setup {
             move_every: None,
             frames_left: None,
             pacer: None,
+            hover: None,
         }
     }
 
@@ -165,19 +185,30 @@ impl Setup {
             move_every: None,
             frames_left: None,
             pacer: None,
+            hover: None,
         }
     }
 
     fn sim(self) -> (Shared, PlayOptions) {
         let renderer = Renderer::new(&RenderSpec::default(), self.rows, self.cols);
         let grid = renderer.grid();
+        let origin = (300, 200);
+        let pointer = match self.hover {
+            Some(p) => {
+                let (x, y) = grid.center(p);
+                (origin.0 + x as i32, origin.1 + y as i32)
+            }
+            None => (0, 0),
+        };
         let sim = Shared(Rc::new(RefCell::new(Sim {
             game: self.game,
             frames_left: self.frames_left,
             pacer: self.pacer,
+            pointer,
+            hover_selects: self.hover.is_some(),
             renderer,
             grid,
-            origin: (300, 200),
+            origin,
             t0: Instant::now(),
             clicks: 0,
             lose_every: self.lose_every,
@@ -564,4 +595,27 @@ fn the_click_pace_is_learnt_from_the_game() {
     );
     assert!(pace.lost >= 1 && pace.lost <= 3, "{pace:?}");
     assert_eq!(p.stats.illegal, 0);
+}
+
+#[test]
+fn a_tile_shown_selected_only_under_the_pointer_is_not_clicked() {
+    let mut setup = Setup::new(&config(Gravity::None, 0, None));
+    let first = removable_pairs(setup.game.board(), &setup.options.rules)[0].clone();
+    let board = setup.game.board().clone();
+    let ta = board.get(first.a);
+    let hovered = board
+        .tiles()
+        .map(|(p, _)| p)
+        .find(|&p| board.get(p) != ta && p != first.b)
+        .unwrap();
+    setup.hover = Some(hovered);
+    let p = play(setup);
+    assert_eq!(p.summary().stop, Stop::Cleared);
+    // No deselecting click: two clicks for each of the 12 pairs, none illegal.
+    assert_eq!((p.stats.clicks, p.stats.illegal), (24, 0), "{:?}", p.stats);
+    assert!(
+        p.notes.iter().any(|n| n.contains("moved the pointer")),
+        "{:?}",
+        p.notes
+    );
 }
