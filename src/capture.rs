@@ -128,11 +128,18 @@ pub fn load_png(path: &Path) -> Result<RgbaImage> {
         .to_rgba8())
 }
 
+mod choose;
+pub use choose::{choose, ChooseError, WindowQuery};
+
 /// A window as listed by [`list_windows`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WindowInfo {
     pub id: u32,
+    /// The process that owns it (0 when the window does not say).
+    pub pid: u32,
+    /// `_NET_WM_NAME`, or `WM_NAME` for windows that set only that.
     pub title: String,
+    /// The application (`WM_CLASS` class) name.
     pub app: String,
     pub x: i32,
     pub y: i32,
@@ -146,97 +153,127 @@ pub use live::{list_windows, WindowSource};
 
 #[cfg(feature = "live")]
 mod live {
-    use super::{Frame, FrameSource, WindowInfo};
+    use super::{choose, Frame, FrameSource, WindowInfo, WindowQuery};
     use anyhow::{bail, Context, Result};
+
+    /// `WM_NAME` of any text type. xcap reads `_NET_WM_NAME`, then `WM_NAME` only when it is
+    /// COMPOUND_TEXT, so the titles of older X11 apps (`xlogo`: `WM_NAME(STRING)`) come back
+    /// empty from it.
+    #[cfg(target_os = "linux")]
+    mod wm_names {
+        pub struct WmNames(xcb::Connection);
+
+        impl WmNames {
+            /// A connection to the display of `DISPLAY`; `None` when there is none.
+            pub fn connect() -> Option<WmNames> {
+                xcb::Connection::connect(None).ok().map(|(c, _)| WmNames(c))
+            }
+
+            /// The `WM_NAME` of window `id`, when it has a non-empty one.
+            pub fn get(&self, id: u32) -> Option<String> {
+                // A stale id only makes the request fail, which gives `None`.
+                let window: xcb::x::Window = xcb::XidNew::new(id);
+                let cookie = self.0.send_request(&xcb::x::GetProperty {
+                    delete: false,
+                    window,
+                    property: xcb::x::ATOM_WM_NAME,
+                    r#type: xcb::x::ATOM_ANY,
+                    long_offset: 0,
+                    long_length: 1024,
+                });
+                let reply = self.0.wait_for_reply(cookie).ok()?;
+                let text = String::from_utf8_lossy(reply.value::<u8>()).into_owned();
+                (!text.is_empty()).then_some(text)
+            }
+        }
+    }
+
+    /// No `WM_NAME` fallback off Linux: xcap's titles are all there is.
+    #[cfg(not(target_os = "linux"))]
+    mod wm_names {
+        pub struct WmNames;
+        impl WmNames {
+            pub fn connect() -> Option<WmNames> {
+                None
+            }
+            pub fn get(&self, _id: u32) -> Option<String> {
+                None
+            }
+        }
+    }
 
     /// Every window xcap sees (needs an EWMH window manager on X11).
     pub fn list_windows() -> Result<Vec<WindowInfo>> {
+        Ok(windows()?.into_iter().map(|(_, info)| info).collect())
+    }
+
+    /// xcap's windows with what `llk windows` shows of each.
+    fn windows() -> Result<Vec<(xcap::Window, WindowInfo)>> {
         let all = xcap::Window::all().map_err(|e| {
             anyhow::anyhow!(
                 "listing windows failed: {e} (is DISPLAY set and a window manager running?)"
             )
         })?;
+        let names = wm_names::WmNames::connect();
         Ok(all
-            .iter()
-            .map(|w| WindowInfo {
-                id: w.id().unwrap_or(0),
-                title: w.title().unwrap_or_default(),
-                app: w.app_name().unwrap_or_default(),
-                x: w.x().unwrap_or(0),
-                y: w.y().unwrap_or(0),
-                width: w.width().unwrap_or(0),
-                height: w.height().unwrap_or(0),
-                minimized: w.is_minimized().unwrap_or(false),
+            .into_iter()
+            .map(|w| {
+                let id = w.id().unwrap_or(0);
+                let mut title = w.title().unwrap_or_default();
+                if title.is_empty() {
+                    title = names.as_ref().and_then(|n| n.get(id)).unwrap_or_default();
+                }
+                let info = WindowInfo {
+                    id,
+                    pid: w.pid().unwrap_or(0),
+                    title,
+                    app: w.app_name().unwrap_or_default(),
+                    x: w.x().unwrap_or(0),
+                    y: w.y().unwrap_or(0),
+                    width: w.width().unwrap_or(0),
+                    height: w.height().unwrap_or(0),
+                    minimized: w.is_minimized().unwrap_or(false),
+                };
+                (w, info)
             })
             .collect())
     }
 
-    /// A live window found by title, captured with xcap. Its position is re-read on every
-    /// frame, so a moved window keeps being clicked in the right place.
+    /// A live window, captured with xcap. Its position is re-read on every frame, so a
+    /// moved window keeps being clicked in the right place.
     pub struct WindowSource {
         window: xcap::Window,
-        title: String,
+        info: WindowInfo,
     }
 
     impl WindowSource {
-        /// Finds the one window whose title contains `title` (case-insensitive; an exact
-        /// match wins over substrings). Fails listing the candidates when none or several
-        /// match.
-        pub fn find(title: &str) -> Result<Self> {
-            let all = xcap::Window::all().map_err(|e| {
-                anyhow::anyhow!(
-                    "listing windows failed: {e} (is DISPLAY set and a window manager running?)"
-                )
-            })?;
-            let needle = title.to_lowercase();
-            let titled: Vec<(xcap::Window, String)> = all
+        /// Finds the one window whose title or application name contains `name`
+        /// (case-insensitive; an exact match wins over substrings).
+        pub fn find(name: &str) -> Result<Self> {
+            Self::open(&WindowQuery::Name(name.to_string()))
+        }
+
+        /// Opens the one window `query` names; fails with a [`ChooseError`] (listing the
+        /// candidates with their ids) when none or several match.
+        pub fn open(query: &WindowQuery) -> Result<Self> {
+            let all = windows()?;
+            let infos: Vec<WindowInfo> = all.iter().map(|(_, i)| i.clone()).collect();
+            let chosen = choose(&infos, query)?;
+            let (window, info) = all
                 .into_iter()
-                .filter(|w| !w.is_minimized().unwrap_or(false))
-                .map(|w| {
-                    let t = w.title().unwrap_or_default();
-                    (w, t)
-                })
-                .collect();
-            let mut hits: Vec<&(xcap::Window, String)> = titled
-                .iter()
-                .filter(|(_, t)| t.to_lowercase().contains(&needle))
-                .collect();
-            if hits.len() > 1 {
-                let exact: Vec<_> = hits.iter().copied().filter(|(_, t)| t == title).collect();
-                if exact.len() == 1 {
-                    hits = exact;
-                }
-            }
-            match hits.as_slice() {
-                [(w, t)] => Ok(WindowSource {
-                    window: w.clone(),
-                    title: t.clone(),
-                }),
-                [] => {
-                    let names: Vec<String> = titled.iter().map(|(_, t)| format!("{t:?}")).collect();
-                    bail!(
-                        "no window title contains {title:?}; windows: {}",
-                        if names.is_empty() {
-                            "none".to_string()
-                        } else {
-                            names.join(", ")
-                        }
-                    )
-                }
-                many => {
-                    let names: Vec<String> = many.iter().map(|(_, t)| format!("{t:?}")).collect();
-                    bail!(
-                        "{} windows match {title:?}: {}; give more of the title",
-                        many.len(),
-                        names.join(", ")
-                    )
-                }
-            }
+                .find(|(_, i)| i == chosen)
+                .expect("the chosen window comes from this list");
+            Ok(WindowSource { window, info })
+        }
+
+        /// The window found, as `llk windows` lists it.
+        pub fn info(&self) -> &WindowInfo {
+            &self.info
         }
 
         /// The full title of the window found.
         pub fn title(&self) -> &str {
-            &self.title
+            &self.info.title
         }
     }
 
@@ -250,9 +287,10 @@ mod live {
                     image,
                     origin: (x, y),
                 }),
-                (_, _, Ok(_)) => bail!("window {:?} has an empty client area", self.title),
-                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e)
-                    .with_context(|| format!("capturing window {:?} (was it closed?)", self.title)),
+                (_, _, Ok(_)) => bail!("window {:?} has an empty client area", self.info.title),
+                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e).with_context(|| {
+                    format!("capturing window {:?} (was it closed?)", self.info.title)
+                }),
             }
         }
     }

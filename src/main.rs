@@ -87,7 +87,10 @@ fn main() -> ExitCode {
         Err(e) => {
             // One line, with the chain of causes: "reading x.png: truncated PNG: ...".
             eprintln!("llk: error: {e:#}");
-            ExitCode::FAILURE
+            match e.downcast_ref::<cli::exit::Exit>() {
+                Some(exit) => ExitCode::from(exit.code),
+                None => ExitCode::FAILURE,
+            }
         }
     }
 }

@@ -3,8 +3,12 @@
 //! [`play`] is the live loop (capture → read → plan → click → verify → re-plan), written
 //! against two small traits from [`stages`] so it can be tested on a simulated game;
 //! [`verify`] holds the pixel checks that tell a lost click from a slow game; [`record`] and
-//! [`replay`] save a session and re-check every decision in it offline.
+//! [`replay`] save a session and re-check every decision in it offline; [`gravity_watch`]
+//! finds a game's gravity from its first removals, and [`longest`] the longest sequence on a
+//! deal that cannot be cleared.
 
+pub mod gravity_watch;
+pub mod longest;
 pub mod pipeline;
 pub mod play;
 pub mod record;
@@ -12,7 +16,8 @@ pub mod replay;
 pub mod stages;
 pub mod verify;
 
-pub use play::{PlayOptions, Player, Stop, Summary};
+pub use gravity_watch::GravityWatch;
+pub use play::{PlayError, PlayOptions, Player, Stop, Summary};
 pub use record::{read_session, Entry, SessionWriter, Timings};
 pub use replay::{replay_session, Check};
 pub use stages::{Blind, Brain, Eyes, FirstPair, Proposal, Seen};

@@ -1,6 +1,7 @@
 //! The real stages behind [`Eyes`] and [`Brain`]: the project's reader ([`crate::vision`])
 //! and planner ([`crate::plan`]).
 
+use super::longest::{longest_sequence, Budget};
 use super::stages::{Blind, Brain, Eyes, Proposal, Seen};
 use crate::board::{Board, Rules};
 use crate::geometry::Grid;
@@ -26,16 +27,20 @@ impl Eyes for Vision {
                 grid: r.grid,
                 board: r.board,
                 unsure: r.unsure,
+                selected: r.selected,
             }),
-            Err(e @ ReadError::Animation(_)) => Err(Blind::Animation(e.to_string())),
-            Err(e) => Err(Blind::NoBoard(e.to_string())),
+            Err(ReadError::Animation(m)) => Err(Blind::Animation(m)),
+            Err(ReadError::NoBoard(m)) => Err(Blind::NoBoard(m)),
+            Err(ReadError::NotLianliankan(m)) => Err(Blind::NotLianliankan(m)),
+            Err(e @ ReadError::Invalid(_)) => Err(Blind::NoBoard(e.to_string())),
         }
     }
 }
 
 /// The planner. Plans are kept reproducible (a state budget, no wall-clock limit) so a
 /// recorded session replays to the same moves; when the search gives up or proves the
-/// board unclearable, the greedy order is played instead (the game reshuffles when stuck).
+/// board unclearable, the longest sequence [`longest_sequence`] finds (never shorter than
+/// the greedy order) is played instead, and the outcome says why the board is not cleared.
 #[derive(Clone, Copy, Debug)]
 pub struct Planner {
     pub strategy: Strategy,
@@ -80,8 +85,9 @@ impl Brain for Planner {
                 strategy: Strategy::Greedy,
                 ..opts
             };
-            p = plan(board, rules, &greedy);
-            states += p.states;
+            let g = plan(board, rules, &greedy);
+            states += g.states;
+            p.moves = longest_sequence(board, rules, Budget::default(), g.moves);
         }
         Proposal {
             moves: p.moves,

@@ -1,22 +1,29 @@
 //! The play loop: capture, read, plan, click, verify, and re-plan whenever the screen
 //! disagrees with the plan.
 //!
-//! The screen is the only truth. After each click pair the loop polls frames until the board
+//! The screen is the only truth. The loop clicks only on a confident reading (a board with
+//! no unsure cell and pairs of every type); a frame that shows no board, or something other
+//! than Lianliankan, gets no click. After each click pair it polls frames until the board
 //! reads as predicted (next move), or as some other board with two tiles fewer (a reshuffle
 //! or gravity surprise: re-plan from what is shown), or until the pixels say a click was lost
-//! (only one tile highlighted, or none: click the missing one again). It never clicks outside
-//! the window's client rectangle or the board, and re-reads the window position before every
-//! move because windows move.
+//! (only one tile highlighted, or none: click the missing one again). Clicks that remove
+//! nothing twice in a row stop the loop: the board is probably misread, and a third try
+//! would click the user's game at random. It never clicks outside the window's client
+//! rectangle or the board, and re-reads the window position before every move because
+//! windows move. Unless the gravity is given, it is found from the first removals
+//! ([`GravityWatch`]).
 
+use super::gravity_watch::{GravityWatch, Observation};
 use super::record::{Entry, SessionWriter, Timings};
 use super::stages::{Blind, Brain, Eyes, Seen};
 use super::verify::{reaction, Reaction};
-use crate::board::{Board, Link, Pos, Rules};
+use crate::board::{Board, Gravity, Link, Pos, Rules};
 use crate::capture::{Frame, FrameSource};
 use crate::geometry::Grid;
-use crate::input::Clicker;
+use crate::input::{Clicker, Pace};
 use anyhow::{bail, Result};
 use indicatif::ProgressBar;
+use std::fmt;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -24,20 +31,28 @@ use std::time::{Duration, Instant};
 /// re-plans from it.
 const STEADY: Duration = Duration::from_millis(120);
 
+/// How long the loop waits for a game with no removable pair to change its board (a
+/// reshuffle) before it stops.
+const NO_MOVE_PATIENCE: u32 = 4;
+
 /// How the loop plays.
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
+    /// The rules; with `find_gravity`, `rules.gravity` is only the first guess.
     pub rules: Rules,
+    /// Find the gravity from the first removals instead of trusting `rules.gravity`.
+    pub find_gravity: bool,
     /// Stop after this many moves.
     pub max_moves: Option<usize>,
     /// Stop after this long in any case.
     pub timeout: Duration,
-    /// How long a move may take to show before the loop gives up on it and re-reads.
+    /// How long a move may take to show before the loop gives up on it and re-reads; also
+    /// how long the loop waits for a confident reading.
     pub verify_timeout: Duration,
     /// With no visible reaction after this long, the clicks are taken as lost and retried.
     pub retry_after: Duration,
-    /// Click retries per move.
-    pub max_retries: u32,
+    /// Click tries in a row that remove nothing before the loop stops.
+    pub max_strikes: u32,
     /// Pause between polling captures.
     pub poll: Duration,
     /// Read and plan once, click nothing.
@@ -48,11 +63,12 @@ impl Default for PlayOptions {
     fn default() -> Self {
         PlayOptions {
             rules: Rules::default(),
+            find_gravity: false,
             max_moves: None,
             timeout: Duration::from_secs(600),
             verify_timeout: Duration::from_secs(3),
             retry_after: Duration::from_millis(400),
-            max_retries: 3,
+            max_strikes: 2,
             poll: Duration::from_millis(5),
             dry_run: false,
         }
@@ -67,8 +83,16 @@ pub enum Stop {
     Timeout,
     /// Read and planned only.
     DryRun,
-    /// No progress possible, with the reason.
-    Stuck(String),
+    /// No confident Lianliankan reading (why): nothing was clicked on it.
+    Unreadable(String),
+    /// Tiles are left, no pair on the board as read can be removed, and the game did not
+    /// change the board.
+    NoMoves {
+        tiles_left: usize,
+        why: String,
+    },
+    /// Clicks of planned moves removed nothing, `max_strikes` tries in a row.
+    NoEffect(String),
 }
 
 impl Stop {
@@ -79,7 +103,11 @@ impl Stop {
             Stop::MaxMoves => "max-moves".into(),
             Stop::Timeout => "timeout".into(),
             Stop::DryRun => "dry-run".into(),
-            Stop::Stuck(why) => format!("stuck: {why}"),
+            Stop::Unreadable(why) => format!("unreadable: {why}"),
+            Stop::NoMoves { tiles_left, why } => {
+                format!("no-moves: {tiles_left} tiles left: {why}")
+            }
+            Stop::NoEffect(why) => format!("no-effect: {why}"),
         }
     }
 }
@@ -97,9 +125,13 @@ pub struct Summary {
     pub retries: usize,
     /// Times the screen disagreed with the plan and the loop re-planned.
     pub replans: usize,
+    /// The gravity played with: given, found, or still being found.
+    pub gravity: GravityWatch,
     pub timings: Timings,
+    /// How the clicks were paced (live clickers).
+    pub pace: Option<Pace>,
     /// The first good reading and its frame, with the first plan (for `--dry-run` and the
-    /// demo's annotated PNG).
+    /// demo's annotated PNG). `None` when no board was ever read.
     pub first: Option<(Frame, Seen, Vec<Link>)>,
 }
 
@@ -113,7 +145,40 @@ impl Summary {
             0.0
         }
     }
+
+    /// The bot's own time per removed pair, µs: capturing, reading, planning and clicking
+    /// (the button holds and gaps included); `None` before the first removal.
+    pub fn own_micros_per_pair(&self) -> Option<u64> {
+        let t = &self.timings;
+        (self.moves > 0).then(|| (t.capture + t.read + t.plan + t.click) / self.moves as u64)
+    }
+
+    /// Time per removed pair spent waiting for the game (its animation, its reaction), µs.
+    pub fn game_micros_per_pair(&self) -> Option<u64> {
+        (self.moves > 0).then(|| self.timings.wait / self.moves as u64)
+    }
 }
+
+/// Play stopped on an error (the window vanished, the user took the mouse, a click would
+/// have left the window), with what had been done until then.
+#[derive(Debug)]
+pub struct PlayError {
+    pub cause: anyhow::Error,
+    pub summary: Box<Summary>,
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &self.summary;
+        write!(
+            f,
+            "{:#} (after {} moves, {}/{} pairs cleared)",
+            self.cause, s.moves, s.pairs_cleared, s.total_pairs
+        )
+    }
+}
+
+impl std::error::Error for PlayError {}
 
 /// The loop's stages and state.
 pub struct Player<'a> {
@@ -123,20 +188,23 @@ pub struct Player<'a> {
     pub brain: &'a mut dyn Brain,
     pub recorder: Option<&'a mut SessionWriter>,
     pub progress: ProgressBar,
+    /// Told what the loop finds on the way ("gravity: down (found after 2 removals)").
+    pub notes: &'a mut dyn FnMut(&str),
     pub options: PlayOptions,
 }
 
 /// How one move turned out.
 enum Verified {
-    /// The board the plan predicted.
-    Predicted(Shot),
+    /// Two tiles fewer, as one gravity candidate predicted; `current` when it was the
+    /// prediction of the mode the plan was made under.
+    Removed { shot: Shot, current: bool },
     /// A different board, two tiles fewer: re-plan from it.
     Changed(Shot),
-    /// The screen is not what the move was planned on (a moved or redrawn window):
-    /// re-read before clicking.
+    /// The screen is not what the move was planned on (a moved or redrawn window), or the
+    /// game's reaction was unclear: re-read before clicking.
     Stale,
-    /// Nothing happened despite the retries.
-    NoEffect,
+    /// Clicks removed nothing, `max_strikes` tries in a row: why.
+    NoEffect(String),
 }
 
 /// A frame, its index in the recording, and its reading.
@@ -148,27 +216,50 @@ struct Shot {
 
 struct Run<'p, 'a> {
     p: &'p mut Player<'a>,
+    s: Summary,
     t: Timings,
     start: Instant,
     grid: Option<Grid>,
     frames: usize,
-    retries: usize,
-    replans: usize,
+    /// Click tries in a row that removed nothing.
+    strikes: u32,
+    /// Whether the bot has clicked yet (a selection seen before that is the user's).
+    clicked: bool,
+    /// Whether the pointer was moved off the board to tell a hover from a selection.
+    parked: bool,
 }
 
 impl Player<'_> {
     /// Plays until the board is clear, a limit is reached, or no progress is possible.
     /// Errors are for what must stop the bot at once: the window vanished, the user took
-    /// the mouse, a click would have left the window.
-    pub fn play(&mut self) -> Result<Summary> {
+    /// the mouse, a click would have left the window; they carry the moves made so far.
+    pub fn play(&mut self) -> std::result::Result<Summary, PlayError> {
+        let gravity = if self.options.find_gravity {
+            GravityWatch::auto()
+        } else {
+            GravityWatch::given(self.options.rules.gravity)
+        };
         let mut run = Run {
             p: self,
+            s: Summary {
+                stop: Stop::Timeout,
+                moves: 0,
+                pairs_cleared: 0,
+                total_pairs: 0,
+                retries: 0,
+                replans: 0,
+                gravity,
+                timings: Timings::default(),
+                pace: None,
+                first: None,
+            },
             t: Timings::default(),
             start: Instant::now(),
             grid: None,
             frames: 0,
-            retries: 0,
-            replans: 0,
+            strikes: 0,
+            clicked: false,
+            parked: false,
         };
         let out = run.main();
         run.t.total = run.start.elapsed().as_micros() as u64;
@@ -176,35 +267,36 @@ impl Player<'_> {
         t.wait = t
             .total
             .saturating_sub(t.capture + t.read + t.plan + t.click + t.record);
-        let mut summary = match out {
-            Ok(s) => s,
-            Err(e) => {
-                if let Some(rec) = run.p.recorder.as_deref_mut() {
-                    // Best effort: the error itself is what the caller must see.
-                    let _ = rec.entry(&Entry::End {
-                        reason: format!("error: {e:#}"),
-                        moves: 0,
-                        pairs_cleared: 0,
-                        timings: run.t,
-                    });
-                }
+        run.s.timings = run.t;
+        run.s.pace = run.p.clicker.pace();
+        let reason = match &out {
+            Ok(stop) => stop.word(),
+            Err(e) => format!("error: {e:#}"),
+        };
+        let end = Entry::End {
+            reason,
+            moves: run.s.moves,
+            pairs_cleared: run.s.pairs_cleared,
+            timings: run.t,
+        };
+        let logged = match run.p.recorder.as_deref_mut() {
+            Some(rec) => rec.entry(&end),
+            None => Ok(()),
+        };
+        let stop = match (out, logged) {
+            (Ok(stop), Ok(())) => stop,
+            // The play error is what the caller must see; the log is best effort then.
+            (Err(cause), _) | (Ok(_), Err(cause)) => {
                 run.p.progress.abandon();
-                return Err(e);
+                return Err(PlayError {
+                    cause,
+                    summary: Box::new(run.s),
+                });
             }
         };
-        summary.timings = run.t;
-        summary.retries = run.retries;
-        summary.replans = run.replans;
-        if let Some(rec) = run.p.recorder.as_deref_mut() {
-            rec.entry(&Entry::End {
-                reason: summary.stop.word(),
-                moves: summary.moves,
-                pairs_cleared: summary.pairs_cleared,
-                timings: summary.timings,
-            })?;
-        }
+        run.s.stop = stop;
         run.p.progress.finish();
-        Ok(summary)
+        Ok(run.s)
     }
 }
 
@@ -220,6 +312,10 @@ impl Run<'_, '_> {
             self.t.record += micros(t0);
         }
         Ok(())
+    }
+
+    fn note(&mut self, text: &str) {
+        (self.p.notes)(text);
     }
 
     /// Captures a frame (and records it).
@@ -238,7 +334,7 @@ impl Run<'_, '_> {
     }
 
     /// Reads a frame with the locked grid when there is one (and records the reading).
-    fn read(&mut self, frame: &Frame, index: usize) -> Result<Result<Seen, Blind>> {
+    fn read(&mut self, frame: &Frame, index: usize) -> Result<std::result::Result<Seen, Blind>> {
         let t0 = Instant::now();
         let grid = self.grid;
         let seen = self.p.eyes.read(&frame.image, grid.as_ref());
@@ -268,87 +364,154 @@ impl Run<'_, '_> {
         self.start.elapsed() >= self.p.options.timeout
     }
 
-    /// Captures until a reading can be trusted: no animation, an even count of every type,
-    /// nothing unsure; after a while the best plausible reading is taken anyway.
+    /// Captures until a reading is confident: no animation, nothing unsure, an even count
+    /// of every type. Gives up after `verify_timeout` with the last reason; an unconfident
+    /// reading is never used.
     fn settled_read(&mut self) -> Result<std::result::Result<Shot, String>> {
         let t0 = Instant::now();
         let patience = self.p.options.verify_timeout;
-        let mut fallback: Option<Shot> = None;
-        let mut last_err = String::from("no frame read yet");
+        let mut why = String::from("no frame read yet");
         while t0.elapsed() < patience && !self.over_time() {
             let (frame, index) = self.capture()?;
             match self.read(&frame, index)? {
-                Ok(seen) => {
-                    if seen.unsure.is_empty() && seen.board.check_even().is_ok() {
+                Ok(seen) => match seen.board.check_even() {
+                    Ok(()) if seen.unsure.is_empty() => {
                         return Ok(Ok(Shot { frame, index, seen }));
                     }
-                    last_err = match seen.board.check_even() {
-                        Err(e) => e,
-                        Ok(()) => format!("{} cells unsure", seen.unsure.len()),
-                    };
-                    if seen.board.check_even().is_ok() {
-                        fallback = Some(Shot { frame, index, seen });
+                    Ok(()) => {
+                        let cells: Vec<String> =
+                            seen.unsure.iter().map(|p| p.to_string()).collect();
+                        why = format!(
+                            "the reader is unsure of {} cells ({})",
+                            cells.len(),
+                            cells.join(" ")
+                        );
                     }
-                }
-                Err(b) => last_err = b.to_string(),
+                    Err(e) => why = format!("the board as read cannot be right: {e}"),
+                },
+                Err(b) => why = b.to_string(),
             }
             sleep(self.p.options.poll.max(Duration::from_millis(20)));
         }
-        Ok(fallback.ok_or(last_err))
+        Ok(Err(why))
     }
 
-    fn main(&mut self) -> Result<Summary> {
-        let mut summary = Summary {
-            stop: Stop::Timeout,
-            moves: 0,
-            pairs_cleared: 0,
-            total_pairs: 0,
-            retries: 0,
-            replans: 0,
-            timings: Timings::default(),
-            first: None,
+    /// Sets the pair counts from a board shown on screen.
+    fn count(&mut self, first_tiles: usize, board: &Board) {
+        self.s.total_pairs = first_tiles / 2;
+        self.s.pairs_cleared = first_tiles.saturating_sub(board.tile_count()) / 2;
+        self.p.progress.set_length(self.s.total_pairs as u64);
+        self.p.progress.set_position(self.s.pairs_cleared as u64);
+    }
+
+    /// Takes in a removal of `link` from `before` that showed `shown`, and says what was
+    /// found about the gravity. Returns whether the mode to plan with changed.
+    fn learn_gravity(&mut self, before: &Board, link: &Link, shown: &Board) -> bool {
+        let was = self.s.gravity.current();
+        let obs = self.s.gravity.observe(before, link.a, link.b, shown);
+        match obs {
+            Observation::Found(_) => {
+                let text = format!("gravity: {}", self.s.gravity);
+                self.note(&text);
+            }
+            Observation::Rechecked(modes) => {
+                let names: Vec<&str> = modes.iter().map(|g| g.name()).collect();
+                let text = format!(
+                    "gravity: the board did not move as {was} predicts; re-checking ({} fit)",
+                    names.join(", ")
+                );
+                self.note(&text);
+                if let Some(g) = self.s.gravity.found() {
+                    let text = format!("gravity: {g}");
+                    self.note(&text);
+                }
+            }
+            Observation::Unchanged | Observation::Narrowed | Observation::Unexplained => {}
+        }
+        self.s.gravity.current() != was
+    }
+
+    /// Moves the pointer to a corner of the window's client area off the board (a game
+    /// may show the tile under the pointer as selected). Returns whether it moved.
+    fn park(&mut self, shot: &Shot) -> Result<bool> {
+        let grid = self.grid.unwrap_or(shot.seen.grid);
+        let (now, _) = self.capture()?;
+        let (w, h) = now.image.dimensions();
+        let (w, h) = (w as f32, h as f32);
+        let corners = [
+            (2.0, 2.0),
+            (w - 3.0, 2.0),
+            (2.0, h - 3.0),
+            (w - 3.0, h - 3.0),
+        ];
+        let Some(&(x, y)) = corners
+            .iter()
+            .find(|&&(x, y)| x >= 0.0 && y >= 0.0 && grid.cell_at(x, y).is_none())
+        else {
+            return Ok(false);
         };
+        let (sx, sy) = now.to_screen(x, y);
+        if !now.contains_screen(sx, sy) {
+            return Ok(false);
+        }
+        let moved = self.p.clicker.park(sx, sy)?;
+        if moved {
+            self.note("a tile shows as selected: moved the pointer off the board to look again");
+        }
+        Ok(moved)
+    }
+
+    /// Clicks `cell` (selected by someone else before the bot's first click) to deselect
+    /// it.
+    fn deselect(&mut self, shot: &Shot, cell: Pos) -> Result<()> {
+        let grid = self.grid.unwrap_or(shot.seen.grid);
+        let (now, _) = self.capture()?;
+        let (sx, sy) = screen_point(&now, &grid, cell)?;
+        let t0 = Instant::now();
+        self.p.clicker.click(sx, sy)?;
+        self.t.click += micros(t0);
+        self.record(&Entry::Deselect {
+            cell,
+            click: (sx, sy),
+        })?;
+        let text = format!("tile {cell} was selected before the bot began: clicked it to deselect");
+        self.note(&text);
+        Ok(())
+    }
+
+    fn main(&mut self) -> Result<Stop> {
         let mut current: Option<Shot> = None;
         let mut first_tiles: Option<usize> = None;
         let mut idle = 0u32;
-        let rules = self.p.options.rules;
         loop {
             if self.over_time() {
-                summary.stop = Stop::Timeout;
-                return Ok(summary);
+                return Ok(Stop::Timeout);
             }
-            if self.p.options.max_moves.is_some_and(|m| summary.moves >= m) {
-                summary.stop = Stop::MaxMoves;
-                return Ok(summary);
+            if self.p.options.max_moves.is_some_and(|m| self.s.moves >= m) {
+                return Ok(Stop::MaxMoves);
             }
             let shot = match current.take() {
                 Some(s) => s,
                 None => match self.settled_read()? {
                     Ok(s) => s,
-                    Err(why) if self.over_time() => {
-                        let _ = why;
-                        summary.stop = Stop::Timeout;
-                        return Ok(summary);
+                    Err(_) if self.over_time() && self.s.first.is_some() => {
+                        return Ok(Stop::Timeout)
                     }
-                    Err(why) => {
-                        summary.stop = Stop::Stuck(format!("cannot read the board: {why}"));
-                        return Ok(summary);
-                    }
+                    Err(why) => return Ok(Stop::Unreadable(why)),
                 },
             };
             if self.grid.is_none() {
                 self.grid = Some(shot.seen.grid);
             }
-            let tiles = shot.seen.board.tile_count();
-            let first = *first_tiles.get_or_insert(tiles);
-            summary.total_pairs = first / 2;
-            summary.pairs_cleared = first.saturating_sub(tiles) / 2;
-            self.p.progress.set_length(summary.total_pairs as u64);
-            self.p.progress.set_position(summary.pairs_cleared as u64);
+            let first = *first_tiles.get_or_insert(shot.seen.board.tile_count());
+            self.count(first, &shot.seen.board);
             if shot.seen.board.is_clear() {
-                summary.stop = Stop::Cleared;
-                return Ok(summary);
+                return Ok(Stop::Cleared);
             }
+            let rules = Rules {
+                gravity: self.s.gravity.current(),
+                ..self.p.options.rules
+            };
             let t0 = Instant::now();
             let proposal = self.p.brain.plan(&shot.seen.board, &rules);
             let us = micros(t0);
@@ -359,97 +522,124 @@ impl Run<'_, '_> {
                 outcome: proposal.outcome.clone(),
                 moves: proposal.moves.clone(),
                 micros: us,
+                gravity: Some(rules.gravity),
             })?;
-            if summary.first.is_none() {
-                summary.first = Some((
+            if self.s.first.is_none() {
+                self.s.first = Some((
                     shot.frame.clone(),
                     shot.seen.clone(),
                     proposal.moves.clone(),
                 ));
             }
             if self.p.options.dry_run {
-                summary.stop = Stop::DryRun;
-                return Ok(summary);
+                return Ok(Stop::DryRun);
             }
             if proposal.moves.is_empty() {
                 idle += 1;
-                if idle > 3 {
-                    summary.stop = Stop::Stuck(format!(
-                        "no move on the board as read (planner: {}), and the game did not change it",
-                        proposal.outcome
-                    ));
-                    return Ok(summary);
+                if idle >= NO_MOVE_PATIENCE {
+                    return Ok(Stop::NoMoves {
+                        tiles_left: shot.seen.board.tile_count(),
+                        why: no_move_reason(&proposal.outcome),
+                    });
                 }
                 sleep(Duration::from_millis(300));
                 continue;
             }
+            idle = 0;
+            // A tile shown selected before the bot's first click may only be hovered by the
+            // pointer: move the pointer off the board and look again. One still selected is
+            // the user's: pair it when the first move uses it, else click it once to
+            // deselect it and look again.
+            let mut preselected = None;
+            if !self.clicked {
+                if let Some(&sel) = shot.seen.selected.first() {
+                    if !self.parked {
+                        self.parked = true;
+                        if self.park(&shot)? {
+                            continue;
+                        }
+                    }
+                    self.clicked = true;
+                    let first_move = &proposal.moves[0];
+                    if sel == first_move.a || sel == first_move.b {
+                        preselected = Some(sel);
+                    } else {
+                        self.deselect(&shot, sel)?;
+                        continue;
+                    }
+                }
+            }
             let mut board = shot.seen.board.clone();
             let mut before = shot;
             for link in &proposal.moves {
-                let mut predicted = board.clone();
-                predicted.remove_pair(link.a, link.b, rules.gravity);
-                let n = summary.moves;
-                match self.one_move(n, &before, &board, link, &predicted)? {
-                    Verified::Predicted(s) => {
-                        summary.moves += 1;
-                        idle = 0;
-                        summary.pairs_cleared = first.saturating_sub(predicted.tile_count()) / 2;
-                        self.p.progress.set_position(summary.pairs_cleared as u64);
-                        board = predicted;
-                        before = s;
-                        if board.is_clear() {
-                            summary.stop = Stop::Cleared;
-                            return Ok(summary);
+                let predictions = self.s.gravity.predictions(&board, link.a, link.b);
+                let n = self.s.moves;
+                match self.one_move(n, &before, &board, link, &predictions, preselected.take())? {
+                    Verified::Removed { shot, current: cur } => {
+                        self.s.moves += 1;
+                        self.strikes = 0;
+                        let switched = self.learn_gravity(&board, link, &shot.seen.board);
+                        self.count(first, &shot.seen.board);
+                        if shot.seen.board.is_clear() {
+                            return Ok(Stop::Cleared);
                         }
+                        if !cur || switched {
+                            // The plan was made under another mode: re-plan from the board.
+                            self.s.replans += 1;
+                            current = Some(shot);
+                            break;
+                        }
+                        board = predictions[0].1.clone();
+                        before = shot;
                         if self.over_time()
-                            || self.p.options.max_moves.is_some_and(|m| summary.moves >= m)
+                            || self.p.options.max_moves.is_some_and(|m| self.s.moves >= m)
                         {
                             break;
                         }
                     }
-                    Verified::Changed(s) => {
-                        summary.moves += 1;
-                        idle = 0;
-                        self.replans += 1;
-                        current = Some(s);
+                    Verified::Changed(shot) => {
+                        self.s.moves += 1;
+                        self.strikes = 0;
+                        self.s.replans += 1;
+                        self.learn_gravity(&board, link, &shot.seen.board);
+                        current = Some(shot);
                         break;
                     }
                     Verified::Stale => {
-                        self.replans += 1;
+                        self.s.replans += 1;
                         break;
                     }
-                    Verified::NoEffect => {
-                        idle += 1;
-                        if idle >= 3 {
-                            summary.stop = Stop::Stuck(format!(
-                                "clicks on {} and {} had no visible effect, {idle} moves in a row",
-                                link.a, link.b
-                            ));
-                            return Ok(summary);
-                        }
-                        break;
-                    }
+                    Verified::NoEffect(why) => return Ok(Stop::NoEffect(why)),
                 }
             }
         }
     }
 
     /// Clicks one planned pair and watches the screen until it shows the result.
+    /// `predictions` are the boards the gravity candidates expect (the plan's mode first);
+    /// `preselected` is an end of the pair already selected in the game, so only the other
+    /// is clicked.
     fn one_move(
         &mut self,
         n: usize,
         before: &Shot,
         board: &Board,
         link: &Link,
-        predicted: &Board,
+        predictions: &[(Gravity, Board)],
+        preselected: Option<Pos>,
     ) -> Result<Verified> {
         let grid = self.grid.unwrap_or(before.seen.grid);
         let (a, b) = (link.a, link.b);
-        let mut need: Vec<Pos> = vec![a, b];
+        let mut need: Vec<Pos> = match preselected {
+            Some(p) if p == a => vec![b],
+            Some(p) if p == b => vec![a],
+            _ => vec![a, b],
+        };
         let opts = self.p.options.clone();
         let mut polls = 0u32;
         let t_move = Instant::now();
-        for attempt in 0..=opts.max_retries {
+        let mut attempt = 0u32;
+        loop {
             // Where is the window now? A fresh capture, checked against the frame the move
             // was planned on, so a window that moved or redrew is caught before clicking.
             let (now, now_index) = self.capture()?;
@@ -466,34 +656,33 @@ impl Run<'_, '_> {
                 })?;
                 return Ok(Verified::Stale);
             }
+            // A retry clicks only while the board still reads as it did before the move: a
+            // game that takes a click late may have matched the pair meanwhile, and a click
+            // then lands on an emptied cell or starts a selection nobody planned.
+            let unchanged = attempt == 0
+                || matches!(self.read(&now, now_index)?, Ok(seen) if seen.board.same_up_to_renaming(board));
+            let targets: &[Pos] = if unchanged { &need } else { &[] };
             let mut clicks = Vec::new();
-            for &p in &need {
-                let (cx, cy) = grid.center(p);
-                let (sx, sy) = now.to_screen(cx, cy);
-                if !now.contains_screen(sx, sy) || grid.cell_at(cx, cy) != Some(p) {
-                    bail!(
-                        "refusing to click cell {p} at screen ({sx}, {sy}): outside the window's client area at ({}, {}) {}x{}",
-                        now.origin.0,
-                        now.origin.1,
-                        now.image.width(),
-                        now.image.height()
-                    );
-                }
+            for &p in targets {
+                let (sx, sy) = screen_point(&now, &grid, p)?;
                 let t0 = Instant::now();
+                self.clicked = true;
                 self.p.clicker.click(sx, sy)?;
                 self.t.click += micros(t0);
                 clicks.push((sx, sy));
             }
-            self.record(&Entry::Move {
-                n,
-                attempt,
-                link: link.clone(),
-                expect: predicted.row_strings(),
-                clicks,
-            })?;
+            if !clicks.is_empty() {
+                self.record(&Entry::Move {
+                    n,
+                    attempt,
+                    link: link.clone(),
+                    expect: predictions[0].1.row_strings(),
+                    clicks,
+                })?;
+            }
             let clicked = Instant::now();
             let mut last: Option<(Board, Instant)> = None;
-            let mut retry: Option<Vec<Pos>> = None;
+            let mut retry: Option<(Vec<Pos>, Reaction)> = None;
             while clicked.elapsed() < opts.verify_timeout {
                 sleep(opts.poll);
                 let (f, index) = self.capture()?;
@@ -501,20 +690,31 @@ impl Run<'_, '_> {
                 let seen = self.read(&f, index)?;
                 let mut removed_seen = false;
                 if let Ok(seen) = &seen {
-                    if seen.board.same_up_to_renaming(predicted) {
+                    if let Some(i) = predictions
+                        .iter()
+                        .position(|(_, p)| seen.board.same_up_to_renaming(p))
+                    {
                         self.record(&Entry::Verify {
                             n,
                             frame: index,
-                            result: "predicted".into(),
+                            // A replay checks "predicted" frames against the move's
+                            // expected board, which is the plan mode's.
+                            result: if i == 0 { "predicted" } else { "changed" }.into(),
                             polls,
                             micros: micros(t_move),
                         })?;
+                        if attempt == 0 {
+                            self.p.clicker.feedback(true);
+                        }
                         let seen = seen.clone();
-                        return Ok(Verified::Predicted(Shot {
-                            frame: f,
-                            index,
-                            seen,
-                        }));
+                        return Ok(Verified::Removed {
+                            shot: Shot {
+                                frame: f,
+                                index,
+                                seen,
+                            },
+                            current: i == 0,
+                        });
                     }
                     if seen.board.tile_count() < board.tile_count() {
                         removed_seen = true;
@@ -522,7 +722,9 @@ impl Run<'_, '_> {
                         // still for a while (a link drawn over tiles can misread twice).
                         let steady = match &last {
                             Some((b, since)) if *b == seen.board => {
-                                since.elapsed() >= STEADY && seen.board.check_even().is_ok()
+                                since.elapsed() >= STEADY
+                                    && seen.board.check_even().is_ok()
+                                    && seen.unsure.is_empty()
                             }
                             _ => {
                                 last = Some((seen.board.clone(), Instant::now()));
@@ -537,6 +739,9 @@ impl Run<'_, '_> {
                                 polls,
                                 micros: micros(t_move),
                             })?;
+                            if attempt == 0 {
+                                self.p.clicker.feedback(true);
+                            }
                             let seen = seen.clone();
                             return Ok(Verified::Changed(Shot {
                                 frame: f,
@@ -551,12 +756,14 @@ impl Run<'_, '_> {
                 if !removed_seen && clicked.elapsed() >= opts.retry_after {
                     let r = reaction(&before.frame.image, &f.image, &grid, a, b);
                     let again = match r {
-                        Reaction::Nothing => Some(vec![a, b]),
+                        // Nothing shows: every click of this try was lost.
+                        Reaction::Nothing => Some(need.clone()),
                         Reaction::FirstOnly => Some(vec![b]),
                         Reaction::SecondOnly => Some(vec![a]),
                         Reaction::Busy => None,
                     };
                     if let Some(again) = again {
+                        self.p.clicker.feedback(false);
                         self.record(&Entry::Verify {
                             n,
                             frame: index,
@@ -564,26 +771,69 @@ impl Run<'_, '_> {
                             polls,
                             micros: micros(t_move),
                         })?;
-                        retry = Some(again);
+                        retry = Some((again, r));
                         break;
                     }
                 }
             }
+            // This try removed nothing.
+            self.strikes += 1;
+            let what = match &retry {
+                Some((_, Reaction::Nothing)) => "nothing changed on screen",
+                Some(_) => "only one of the two tiles changed",
+                None => "the screen changed in a way no plan explains",
+            };
+            if self.strikes >= opts.max_strikes {
+                self.record(&Entry::Verify {
+                    n,
+                    frame: self.frames.saturating_sub(1),
+                    result: "no-effect".into(),
+                    polls,
+                    micros: micros(t_move),
+                })?;
+                return Ok(Verified::NoEffect(format!(
+                    "clicks did not remove the pair {a}-{b} ({what}), {} tries in a row without a removal; \
+                     stopped rather than click again (the board may be misread)",
+                    self.strikes
+                )));
+            }
             match retry {
-                Some(again) if attempt < opts.max_retries => {
-                    self.retries += 1;
+                Some((again, _)) => {
+                    self.s.retries += 1;
                     need = again;
+                    attempt += 1;
                 }
-                _ => break,
+                None => return Ok(Verified::Stale),
             }
         }
-        self.record(&Entry::Verify {
-            n,
-            frame: self.frames.saturating_sub(1),
-            result: "no-effect".into(),
-            polls,
-            micros: micros(t_move),
-        })?;
-        Ok(Verified::NoEffect)
     }
+}
+
+/// The screen point of `cell`'s centre on `frame`; fails when it is outside the window's
+/// client area or not on the cell (never click there).
+fn screen_point(frame: &Frame, grid: &Grid, cell: Pos) -> Result<(i32, i32)> {
+    let (cx, cy) = grid.center(cell);
+    let (sx, sy) = frame.to_screen(cx, cy);
+    if !frame.contains_screen(sx, sy) || grid.cell_at(cx, cy) != Some(cell) {
+        bail!(
+            "refusing to click cell {cell} at screen ({sx}, {sy}): outside the window's client area at ({}, {}) {}x{}",
+            frame.origin.0,
+            frame.origin.1,
+            frame.image.width(),
+            frame.image.height()
+        );
+    }
+    Ok((sx, sy))
+}
+
+/// Why a board with tiles has no move, from the planner's outcome.
+fn no_move_reason(outcome: &str) -> String {
+    let planner = match outcome {
+        "unsolvable" => "the planner proved no order clears this deal",
+        "gave-up" => "the planner found no clearing order within its budget",
+        _ => "the planner found no removable pair",
+    };
+    format!(
+        "no two tiles on the board as read can be linked ({planner}), and the game did not change the board"
+    )
 }

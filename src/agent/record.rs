@@ -4,7 +4,7 @@
 //! Consecutive identical frames (a game at rest while the bot polls) share one PNG, which
 //! keeps committed sessions small.
 
-use crate::board::{Board, Link, Pos, Rules};
+use crate::board::{Board, Gravity, Link, Pos, Rules};
 use crate::capture::Frame;
 use crate::geometry::Grid;
 use anyhow::{Context, Result};
@@ -67,14 +67,20 @@ pub enum Entry {
         animation: bool,
         message: String,
     },
-    /// The moves chosen for the board read from `frame`.
+    /// The moves chosen for the board read from `frame`, under gravity `gravity` (the mode
+    /// believed at the time when the bot finds it; absent in sessions that predate that:
+    /// the start line's rules then hold).
     Plan {
         frame: usize,
         board: Vec<String>,
         outcome: String,
         moves: Vec<Link>,
         micros: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gravity: Option<Gravity>,
     },
+    /// A click on `cell`, selected before the bot's first click, to deselect it.
+    Deselect { cell: Pos, click: (i32, i32) },
     /// Clicks made for move `n` (attempt 0 is the first try), screen coordinates.
     Move {
         n: usize,

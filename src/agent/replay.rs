@@ -149,9 +149,14 @@ pub fn replay_session(
                 frame,
                 board,
                 moves,
+                gravity,
                 ..
             } => {
                 let b = board_of(board)?;
+                let rules = Rules {
+                    gravity: gravity.unwrap_or(rules.gravity),
+                    ..rules
+                };
                 let got = brain.plan(&b, &rules);
                 let same = got.moves == *moves;
                 checks.push(Check {

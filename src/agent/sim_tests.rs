@@ -2,13 +2,14 @@
 //! FrameSource + Clicker, with faults (lost clicks, reshuffles, gravity, a moving window)
 //! injected, and exact eyes so that only the loop's own logic is under test.
 
-use super::play::{PlayOptions, Player, Stop};
-use super::stages::{Blind, Eyes, FirstPair, Seen};
-use crate::board::{Gravity, Rules};
+use super::play::{PlayError, PlayOptions, Player, Stop, Summary};
+use super::record::{read_session, Entry, SessionWriter};
+use super::stages::{Blind, Brain, Eyes, FirstPair, Proposal, Seen};
+use crate::board::{removable_pairs, Board, Gravity, Link, Pos, Rules};
 use crate::capture::{Frame, FrameSource};
 use crate::game::{Game, GameConfig, Stats};
 use crate::geometry::Grid;
-use crate::input::Clicker;
+use crate::input::{ClickPacer, Clicker, Pace};
 use crate::render::{RenderSpec, Renderer};
 use image::RgbaImage;
 use indicatif::ProgressBar;
@@ -18,6 +19,14 @@ use std::time::{Duration, Instant};
 
 struct Sim {
     game: Game,
+    /// Frames left before the window "closes" (capture fails).
+    frames_left: Option<u32>,
+    /// A learning pace and the shortest one the game registers.
+    pacer: Option<(ClickPacer, Duration)>,
+    /// Where the pointer is (screen), and whether the game shows the tile under it as
+    /// selected (a hover highlight).
+    pointer: (i32, i32),
+    hover_selects: bool,
     renderer: Renderer,
     grid: Grid,
     origin: (i32, i32),
@@ -55,6 +64,12 @@ struct Shared(Rc<RefCell<Sim>>);
 impl FrameSource for Shared {
     fn frame(&mut self) -> anyhow::Result<Frame> {
         let mut s = self.0.borrow_mut();
+        if let Some(n) = &mut s.frames_left {
+            if *n == 0 {
+                anyhow::bail!("the window was closed");
+            }
+            *n -= 1;
+        }
         s.tick();
         let sel: Vec<_> = s.game.selected().into_iter().collect();
         let links: Vec<_> = s.game.showing().cloned().into_iter().collect();
@@ -70,8 +85,12 @@ impl FrameSource for Shared {
 impl Clicker for Shared {
     fn click(&mut self, x: i32, y: i32) -> anyhow::Result<()> {
         let mut s = self.0.borrow_mut();
+        s.pointer = (x, y);
         s.clicks += 1;
         if s.lose_every.is_some_and(|k| s.clicks.is_multiple_of(k)) {
+            return Ok(());
+        }
+        if s.pacer.is_some_and(|(p, needs)| p.current() < needs) {
             return Ok(());
         }
         let (wx, wy) = ((x - s.origin.0) as f32 + 0.5, (y - s.origin.1) as f32 + 0.5);
@@ -81,18 +100,178 @@ impl Clicker for Shared {
         s.maybe_move();
         Ok(())
     }
+
+    fn park(&mut self, x: i32, y: i32) -> anyhow::Result<bool> {
+        self.0.borrow_mut().pointer = (x, y);
+        Ok(true)
+    }
+
+    fn feedback(&mut self, registered: bool) {
+        if let Some((p, _)) = &mut self.0.borrow_mut().pacer {
+            if registered {
+                p.registered();
+            } else {
+                p.lost_one();
+            }
+        }
+    }
+
+    fn pace(&self) -> Option<Pace> {
+        self.0.borrow().pacer.map(|(p, _)| Pace {
+            hold: p.current(),
+            gap: p.current(),
+            learnt: true,
+            lost: p.lost(),
+        })
+    }
 }
 
 /// Reads the game's state instead of its pixels.
 impl Eyes for Shared {
     fn read(&mut self, _frame: &RgbaImage, _grid: Option<&Grid>) -> Result<Seen, Blind> {
         let s = self.0.borrow();
+        let mut selected: Vec<Pos> = s.game.selected().into_iter().collect();
+        let (px, py) = (s.pointer.0 - s.origin.0, s.pointer.1 - s.origin.1);
+        if let Some(p) = s.grid.cell_at(px as f32 + 0.5, py as f32 + 0.5) {
+            if s.hover_selects && s.game.board().get(p).is_tile() && !selected.contains(&p) {
+                selected.push(p);
+            }
+        }
         Ok(Seen {
             grid: s.grid,
             board: s.game.board().clone(),
             unsure: vec![],
+            selected,
         })
     }
+}
+
+/// A simulated game and the loop's settings for one test.
+struct Setup {
+    game: Game,
+    rows: usize,
+    cols: usize,
+    options: PlayOptions,
+    lose_every: Option<u32>,
+    move_every: Option<u32>,
+    frames_left: Option<u32>,
+    pacer: Option<(ClickPacer, Duration)>,
+    /// The pointer over this cell at the start, shown selected while hovered.
+    hover: Option<Pos>,
+}
+
+impl Setup {
+    fn new(config: &GameConfig) -> Setup {
+        Setup {
+            game: Game::new(config).unwrap(),
+            rows: config.rows,
+            cols: config.cols,
+            options: options(config.rules),
+            lose_every: None,
+            move_every: None,
+            frames_left: None,
+            pacer: None,
+            hover: None,
+        }
+    }
+
+    fn on_board(board: Board, rules: Rules) -> Setup {
+        Setup {
+            rows: board.rows(),
+            cols: board.cols(),
+            game: Game::from_board(board, rules, 1, 0),
+            options: options(rules),
+            lose_every: None,
+            move_every: None,
+            frames_left: None,
+            pacer: None,
+            hover: None,
+        }
+    }
+
+    fn sim(self) -> (Shared, PlayOptions) {
+        let renderer = Renderer::new(&RenderSpec::default(), self.rows, self.cols);
+        let grid = renderer.grid();
+        let origin = (300, 200);
+        let pointer = match self.hover {
+            Some(p) => {
+                let (x, y) = grid.center(p);
+                (origin.0 + x as i32, origin.1 + y as i32)
+            }
+            None => (0, 0),
+        };
+        let sim = Shared(Rc::new(RefCell::new(Sim {
+            game: self.game,
+            frames_left: self.frames_left,
+            pacer: self.pacer,
+            pointer,
+            hover_selects: self.hover.is_some(),
+            renderer,
+            grid,
+            origin,
+            t0: Instant::now(),
+            clicks: 0,
+            lose_every: self.lose_every,
+            move_every: self.move_every,
+            moved_at: 0,
+        })));
+        (sim, self.options)
+    }
+}
+
+fn options(rules: Rules) -> PlayOptions {
+    PlayOptions {
+        rules,
+        timeout: Duration::from_secs(60),
+        retry_after: Duration::from_millis(120),
+        ..PlayOptions::default()
+    }
+}
+
+/// What a played session left: the loop's verdict, the game's counts, the notes.
+struct Played {
+    result: Result<Summary, PlayError>,
+    stats: Stats,
+    notes: Vec<String>,
+}
+
+impl Played {
+    fn summary(&self) -> &Summary {
+        self.result.as_ref().unwrap()
+    }
+}
+
+fn play_with(
+    setup: Setup,
+    eyes: Option<&mut dyn Eyes>,
+    brain: &mut dyn Brain,
+    recorder: Option<&mut SessionWriter>,
+) -> Played {
+    let (sim, options) = setup.sim();
+    let (mut src, mut clk, mut own_eyes) = (sim.clone(), sim.clone(), sim.clone());
+    let mut notes = Vec::new();
+    let mut note = |m: &str| notes.push(m.to_string());
+    let result = Player {
+        source: &mut src,
+        clicker: &mut clk,
+        eyes: eyes.unwrap_or(&mut own_eyes),
+        brain,
+        recorder,
+        progress: ProgressBar::hidden(),
+        notes: &mut note,
+        options,
+    }
+    .play();
+    let stats = sim.0.borrow().game.stats();
+    Played {
+        result,
+        stats,
+        notes,
+    }
+}
+
+fn play(setup: Setup) -> Played {
+    play_with(setup, None, &mut FirstPair, None)
 }
 
 fn run(
@@ -100,39 +279,12 @@ fn run(
     lose_every: Option<u32>,
     move_every: Option<u32>,
 ) -> (Stop, Stats, usize) {
-    let game = Game::new(&config).unwrap();
-    let renderer = Renderer::new(&RenderSpec::default(), config.rows, config.cols);
-    let grid = renderer.grid();
-    let sim = Shared(Rc::new(RefCell::new(Sim {
-        game,
-        renderer,
-        grid,
-        origin: (300, 200),
-        t0: Instant::now(),
-        clicks: 0,
-        lose_every,
-        move_every,
-        moved_at: 0,
-    })));
-    let (mut src, mut clk, mut eyes) = (sim.clone(), sim.clone(), sim.clone());
-    let mut brain = FirstPair;
-    let mut player = Player {
-        source: &mut src,
-        clicker: &mut clk,
-        eyes: &mut eyes,
-        brain: &mut brain,
-        recorder: None,
-        progress: ProgressBar::hidden(),
-        options: PlayOptions {
-            rules: config.rules,
-            timeout: Duration::from_secs(60),
-            retry_after: Duration::from_millis(120),
-            ..PlayOptions::default()
-        },
-    };
-    let summary = player.play().unwrap();
-    let stats = sim.0.borrow().game.stats();
-    (summary.stop, stats, summary.retries)
+    let mut setup = Setup::new(&config);
+    setup.lose_every = lose_every;
+    setup.move_every = move_every;
+    let p = play(setup);
+    let s = p.summary();
+    (s.stop.clone(), p.stats, s.retries)
 }
 
 fn config(gravity: Gravity, animation_ms: u64, shuffle_every: Option<u32>) -> GameConfig {
@@ -185,5 +337,285 @@ fn follows_a_moving_window() {
         (stats.illegal, stats.outside, stats.empty),
         (0, 0, 0),
         "{stats:?}"
+    );
+}
+
+/// Eyes that never see a board.
+struct Blindfold(Blind);
+
+impl Eyes for Blindfold {
+    fn read(&mut self, _frame: &RgbaImage, _grid: Option<&Grid>) -> Result<Seen, Blind> {
+        Err(self.0.clone())
+    }
+}
+
+/// Exact eyes that doubt one cell of every reading.
+struct Doubting(Shared);
+
+impl Eyes for Doubting {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+        let mut seen = self.0.read(frame, grid)?;
+        seen.unsure = vec![Pos::new(0, 0)];
+        Ok(seen)
+    }
+}
+
+fn quick(mut setup: Setup) -> Setup {
+    setup.options.verify_timeout = Duration::from_millis(300);
+    setup
+}
+
+#[test]
+fn no_click_on_a_frame_that_is_not_lianliankan_or_shows_no_board() {
+    for blind in [
+        Blind::NotLianliankan("numbered tiles 1-8".into()),
+        Blind::NoBoard("nothing tile-like".into()),
+    ] {
+        let mut eyes = Blindfold(blind.clone());
+        let setup = quick(Setup::new(&config(Gravity::None, 0, None)));
+        let p = play_with(setup, Some(&mut eyes), &mut FirstPair, None);
+        let s = p.summary();
+        assert_eq!(p.stats.clicks, 0, "{blind}");
+        assert!(s.first.is_none());
+        assert_eq!(s.stop, Stop::Unreadable(blind.to_string()));
+    }
+}
+
+#[test]
+fn no_click_on_an_unsure_reading() {
+    let setup = quick(Setup::new(&config(Gravity::None, 0, None)));
+    let (sim, _) = Setup::new(&config(Gravity::None, 0, None)).sim();
+    let mut eyes = Doubting(sim);
+    let p = play_with(setup, Some(&mut eyes), &mut FirstPair, None);
+    assert_eq!(p.stats.clicks, 0);
+    match &p.summary().stop {
+        Stop::Unreadable(why) => assert!(why.contains("unsure of 1 cells"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A planner fooled by a misread board: it proposes two tiles of different types.
+struct Misread;
+
+impl Brain for Misread {
+    fn plan(&mut self, board: &Board, _rules: &Rules) -> Proposal {
+        let tiles: Vec<(Pos, u8)> = board.tiles().collect();
+        let (a, ta) = tiles[0];
+        let (b, _) = *tiles.iter().find(|(_, t)| *t != ta).unwrap();
+        Proposal {
+            moves: vec![Link {
+                a,
+                b,
+                path: vec![a.into(), b.into()],
+            }],
+            outcome: "cleared".into(),
+            states: 1,
+        }
+    }
+    fn name(&self) -> String {
+        "misread".into()
+    }
+}
+
+#[test]
+fn two_clicks_without_effect_stop_the_bot_before_a_third() {
+    let setup = Setup::new(&config(Gravity::None, 0, None));
+    let p = play_with(setup, None, &mut Misread, None);
+    let s = p.summary();
+    match &s.stop {
+        Stop::NoEffect(why) => assert!(why.contains("2 tries in a row"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(s.moves, 0);
+    // The pair, then one retry of the missing click: two illegal pairings, not more.
+    assert_eq!(p.stats.clicks, 3, "{:?}", p.stats);
+    assert!(p.stats.illegal <= 2, "{:?}", p.stats);
+}
+
+/// Selects `cell` as a user would before the bot starts.
+fn user_selects(setup: &mut Setup, cell: Pos) {
+    let g = Renderer::new(&RenderSpec::default(), setup.rows, setup.cols).grid();
+    let (x, y) = g.center(cell);
+    setup.game.click(x, y, Some(cell), 0);
+    assert_eq!(setup.game.selected(), Some(cell));
+}
+
+#[test]
+fn a_tile_the_user_selected_is_paired_when_the_first_move_uses_it() {
+    let mut setup = Setup::new(&config(Gravity::None, 0, None));
+    let first = removable_pairs(setup.game.board(), &setup.options.rules)[0].clone();
+    user_selects(&mut setup, first.a);
+    let p = play(setup);
+    assert_eq!(p.summary().stop, Stop::Cleared);
+    // The user's click, then one click for the first pair and two for each of the 11 others.
+    assert_eq!(p.stats.clicks, 1 + 1 + 2 * 11, "{:?}", p.stats);
+    assert_eq!(p.stats.illegal, 0);
+}
+
+#[test]
+fn a_tile_the_user_selected_elsewhere_is_deselected_first() {
+    let mut setup = Setup::new(&config(Gravity::None, 0, None));
+    let first = removable_pairs(setup.game.board(), &setup.options.rules)[0].clone();
+    let board = setup.game.board().clone();
+    let ta = board.get(first.a);
+    let other = board
+        .tiles()
+        .map(|(p, _)| p)
+        .find(|&p| board.get(p) != ta && p != first.b)
+        .unwrap();
+    user_selects(&mut setup, other);
+    let p = play(setup);
+    assert_eq!(p.summary().stop, Stop::Cleared);
+    assert_eq!(p.stats.illegal, 0, "{:?}", p.stats);
+    assert!(
+        p.notes.iter().any(|n| n.contains("deselect")),
+        "{:?}",
+        p.notes
+    );
+}
+
+#[test]
+fn an_error_keeps_the_true_counts_in_the_summary_and_the_recording() {
+    let dir = std::env::temp_dir().join(format!("llk-sim-err-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut rec = SessionWriter::create(&dir).unwrap();
+    let mut setup = Setup::new(&config(Gravity::None, 0, None));
+    setup.frames_left = Some(25);
+    let p = play_with(setup, None, &mut FirstPair, Some(&mut rec));
+    drop(rec);
+    let err = p.result.as_ref().expect_err("the window closed mid-game");
+    let moves = err.summary.moves;
+    assert!(moves > 0, "{err}");
+    assert_eq!(moves as u32, p.stats.removed);
+    let text = err.to_string();
+    assert!(text.contains("the window was closed"), "{text}");
+    assert!(text.contains(&format!("after {moves} moves")), "{text}");
+    let end = read_session(&dir)
+        .unwrap()
+        .into_iter()
+        .find_map(|e| match e {
+            Entry::End {
+                moves,
+                pairs_cleared,
+                reason,
+                ..
+            } => Some((moves, pairs_cleared, reason)),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!((end.0, end.1), (moves, err.summary.pairs_cleared));
+    assert!(end.1 > 0 && end.2.starts_with("error"), "{end:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn gravity_is_found_for_every_mode() {
+    for truth in Gravity::ALL {
+        let config = GameConfig {
+            rows: 6,
+            cols: 8,
+            types: 12,
+            rules: Rules {
+                outside: true,
+                gravity: truth,
+            },
+            seed: 3,
+            animation_ms: 0,
+            shuffle_every: None,
+        };
+        let mut setup = Setup::new(&config);
+        setup.options.find_gravity = true;
+        setup.options.rules.gravity = Gravity::None;
+        let p = play(setup);
+        let s = p.summary();
+        assert_eq!(s.stop, Stop::Cleared, "{truth}");
+        assert_eq!(p.stats.illegal, 0, "{truth}: {:?}", p.stats);
+        assert_eq!(s.gravity.found(), Some(truth), "{truth}: {}", s.gravity);
+        let said = format!("gravity: {truth} (found after");
+        assert!(
+            p.notes.iter().any(|n| n.starts_with(&said)),
+            "{truth}: {:?}",
+            p.notes
+        );
+    }
+}
+
+#[test]
+fn a_given_gravity_is_kept() {
+    let mut setup = Setup::new(&config(Gravity::Down, 0, None));
+    setup.options.find_gravity = false;
+    let p = play(setup);
+    assert_eq!(p.summary().stop, Stop::Cleared);
+    assert_eq!(p.summary().gravity.to_string(), "down (given)");
+    assert!(p.notes.is_empty(), "{:?}", p.notes);
+}
+
+#[test]
+fn a_deal_that_cannot_be_cleared_is_played_out_then_stops_saying_what_is_left() {
+    // Without the ring only A-A links; the other four tiles sit in pockets of obstacles, so
+    // no reshuffle can help either.
+    let board = Board::from_rows(&["AA#B#", "#####", "C#B#C"]).unwrap();
+    let rules = Rules {
+        outside: false,
+        gravity: Gravity::None,
+    };
+    let setup = Setup::on_board(board, rules);
+    let mut planner = super::pipeline::Planner::default();
+    let p = play_with(setup, None, &mut planner, None);
+    let s = p.summary();
+    assert_eq!(s.moves, 1);
+    match &s.stop {
+        Stop::NoMoves { tiles_left, why } => {
+            assert_eq!(*tiles_left, 4);
+            assert!(why.contains("proved no order clears"), "{why}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(p.stats.illegal, 0);
+}
+
+#[test]
+fn the_click_pace_is_learnt_from_the_game() {
+    let needs = Duration::from_millis(20);
+    let mut setup = Setup::new(&GameConfig {
+        rows: 6,
+        cols: 8,
+        types: 12,
+        ..config(Gravity::None, 0, None)
+    });
+    setup.pacer = Some((ClickPacer::default(), needs));
+    let p = play(setup);
+    let s = p.summary();
+    assert_eq!(s.stop, Stop::Cleared);
+    let pace = s.pace.expect("the sim clicker paces");
+    assert!(
+        pace.hold >= needs && pace.hold < needs * 2,
+        "{pace:?} after {} moves",
+        s.moves
+    );
+    assert!(pace.lost >= 1 && pace.lost <= 3, "{pace:?}");
+    assert_eq!(p.stats.illegal, 0);
+}
+
+#[test]
+fn a_tile_shown_selected_only_under_the_pointer_is_not_clicked() {
+    let mut setup = Setup::new(&config(Gravity::None, 0, None));
+    let first = removable_pairs(setup.game.board(), &setup.options.rules)[0].clone();
+    let board = setup.game.board().clone();
+    let ta = board.get(first.a);
+    let hovered = board
+        .tiles()
+        .map(|(p, _)| p)
+        .find(|&p| board.get(p) != ta && p != first.b)
+        .unwrap();
+    setup.hover = Some(hovered);
+    let p = play(setup);
+    assert_eq!(p.summary().stop, Stop::Cleared);
+    // No deselecting click: two clicks for each of the 12 pairs, none illegal.
+    assert_eq!((p.stats.clicks, p.stats.illegal), (24, 0), "{:?}", p.stats);
+    assert!(
+        p.notes.iter().any(|n| n.contains("moved the pointer")),
+        "{:?}",
+        p.notes
     );
 }

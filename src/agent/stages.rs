@@ -18,6 +18,8 @@ pub struct Seen {
     pub board: Board,
     /// Cells the reader doubts.
     pub unsure: Vec<Pos>,
+    /// Tiles the game shows as selected (or hovered).
+    pub selected: Vec<Pos>,
 }
 
 /// Why a frame gave no board.
@@ -27,6 +29,20 @@ pub enum Blind {
     Animation(String),
     /// No board here, or one that makes no sense.
     NoBoard(String),
+    /// A picture of something else than Lianliankan (tiles that do not come in pairs, a
+    /// sliding puzzle): never to be clicked.
+    NotLianliankan(String),
+}
+
+impl Blind {
+    /// "animation", "no-board" or "not-lianliankan", as vision's error kinds.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Blind::Animation(_) => "animation",
+            Blind::NoBoard(_) => "no-board",
+            Blind::NotLianliankan(_) => "not-lianliankan",
+        }
+    }
 }
 
 impl fmt::Display for Blind {
@@ -34,6 +50,7 @@ impl fmt::Display for Blind {
         match self {
             Blind::Animation(m) => write!(f, "animation: {m}"),
             Blind::NoBoard(m) => write!(f, "no board: {m}"),
+            Blind::NotLianliankan(m) => write!(f, "not a Lianliankan board: {m}"),
         }
     }
 }

@@ -4,10 +4,15 @@
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use llk::agent::pipeline::{Planner, Vision};
-use llk::agent::{replay_session, Brain, FirstPair, PlayOptions, SessionWriter, Stop, Summary};
+#[cfg(feature = "live")]
+use llk::agent::SessionWriter;
+use llk::agent::{replay_session, Brain, FirstPair, PlayOptions, Stop, Summary};
 use llk::board::{Gravity, Rules};
 use llk::plan::Strategy;
-use llk::render::{Background, RenderSpec, Theme};
+#[cfg(feature = "live")]
+use llk::render::RenderSpec;
+use llk::render::{Background, Theme};
+#[cfg(feature = "live")]
 use llk::vision::Hints;
 use std::path::Path;
 use std::path::PathBuf;
@@ -100,6 +105,7 @@ pub struct GameArgs {
 
 impl GameArgs {
     /// The arguments that recreate this game in a child process (`llk demo`, the tests).
+    #[cfg_attr(not(feature = "live"), allow(dead_code))]
     pub fn to_cli(&self) -> Vec<String> {
         let mut v: Vec<String> = vec![
             "game".into(),
@@ -204,7 +210,7 @@ pub fn game(_args: GameArgs) -> Result<()> {
 
 #[derive(Args, Debug)]
 pub struct WindowsArgs {
-    /// Only windows whose title contains this (case-insensitive).
+    /// Only windows whose title or application name contains this (case-insensitive).
     pub filter: Option<String>,
     /// Print JSON lines instead of a table.
     #[arg(long)]
@@ -216,26 +222,35 @@ pub fn windows(args: WindowsArgs) -> Result<()> {
     let needle = args.filter.as_deref().unwrap_or("").to_lowercase();
     let list: Vec<_> = llk::capture::list_windows()?
         .into_iter()
-        .filter(|w| w.title.to_lowercase().contains(&needle))
+        .filter(|w| {
+            w.title.to_lowercase().contains(&needle) || w.app.to_lowercase().contains(&needle)
+        })
         .collect();
+    if !args.json && !list.is_empty() {
+        println!(
+            "{:>10}  {:>11} {:>11}  {:<16} title",
+            "id", "position", "size", "app"
+        );
+    }
     for w in &list {
         if args.json {
             println!(
                 "{}",
-                serde_json::json!({"id": w.id, "title": w.title, "app": w.app, "x": w.x,
-                    "y": w.y, "width": w.width, "height": w.height, "minimized": w.minimized})
+                serde_json::json!({"id": w.id, "pid": w.pid, "title": w.title, "app": w.app,
+                    "x": w.x, "y": w.y, "width": w.width, "height": w.height,
+                    "minimized": w.minimized})
             );
         } else {
             println!(
-                "{:>10}  {:>5},{:<5} {:>5}x{:<5} {}{:?} ({})",
+                "{:>10}  {:>5},{:<5} {:>5}x{:<5}  {:<16} {}{:?}",
                 w.id,
                 w.x,
                 w.y,
                 w.width,
                 w.height,
+                w.app,
                 if w.minimized { "[minimized] " } else { "" },
                 w.title,
-                w.app
             );
         }
     }
@@ -254,13 +269,18 @@ pub fn windows(_args: WindowsArgs) -> Result<()> {
 }
 
 #[derive(Args, Debug, Clone)]
+#[command(group(clap::ArgGroup::new("which").required(true).args(["window", "window_id"])))]
 pub struct PlayArgs {
-    /// The game window: part of its title (see `llk windows`).
+    /// The game window: part of its title or of its application name (see `llk windows`).
     #[arg(long)]
-    pub window: String,
-    /// The game's gravity: none, down, up, left, right, center-v, center-h.
-    #[arg(long, default_value = "none")]
-    pub gravity: Gravity,
+    pub window: Option<String>,
+    /// The game window by its id (the first column of `llk windows`).
+    #[arg(long)]
+    pub window_id: Option<u32>,
+    /// The game's gravity: auto (found from the first removals), none, down, up, left,
+    /// right, center-v, center-h.
+    #[arg(long, default_value = "auto")]
+    pub gravity: GravityChoice,
     /// The game does not let links run outside the board.
     #[arg(long)]
     pub no_outside: bool,
@@ -291,12 +311,14 @@ pub struct PlayArgs {
     /// Where --dry-run writes the annotated plan.
     #[arg(long, default_value = "llk-plan.png")]
     pub annotate: PathBuf,
-    /// How long the mouse button is held, ms.
-    #[arg(long, default_value_t = 50)]
-    pub hold_ms: u64,
-    /// Pause after each click, ms.
-    #[arg(long, default_value_t = 50)]
-    pub gap_ms: u64,
+    /// How long the mouse button is held, ms. Default: learnt from the game, starting at
+    /// 50 ms (see --gap-ms).
+    #[arg(long)]
+    pub hold_ms: Option<u64>,
+    /// Pause after each click, ms. Giving this or --hold-ms fixes both (50 ms for the one
+    /// not given); with neither, the bot learns the shortest hold and gap the game accepts.
+    #[arg(long)]
+    pub gap_ms: Option<u64>,
     /// How long a move may take to show on screen before the bot re-reads, ms.
     #[arg(long, default_value_t = 3000)]
     pub verify_ms: u64,
@@ -305,7 +327,38 @@ pub struct PlayArgs {
     pub retry_ms: u64,
 }
 
+/// `--gravity`: found by watching the game, or given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GravityChoice {
+    Auto,
+    Given(Gravity),
+}
+
+impl std::str::FromStr for GravityChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "auto" {
+            return Ok(GravityChoice::Auto);
+        }
+        s.parse()
+            .map(GravityChoice::Given)
+            .map_err(|e: String| format!("{e}, or auto"))
+    }
+}
+
 impl PlayArgs {
+    /// The window the user named.
+    #[cfg(feature = "live")]
+    fn query(&self) -> llk::capture::WindowQuery {
+        use llk::capture::WindowQuery;
+        match (self.window_id, &self.window) {
+            (Some(id), _) => WindowQuery::Id(id),
+            (None, Some(name)) => WindowQuery::Name(name.clone()),
+            (None, None) => unreachable!("clap requires --window or --window-id"),
+        }
+    }
+
+    #[cfg_attr(not(feature = "live"), allow(dead_code))]
     fn options(&self) -> Result<PlayOptions> {
         if !(self.timeout.is_finite() && self.timeout > 0.0) {
             bail!(
@@ -313,11 +366,16 @@ impl PlayArgs {
                 self.timeout
             );
         }
+        let (gravity, find_gravity) = match self.gravity {
+            GravityChoice::Auto => (Gravity::None, true),
+            GravityChoice::Given(g) => (g, false),
+        };
         Ok(PlayOptions {
             rules: Rules {
                 outside: !self.no_outside,
-                gravity: self.gravity,
+                gravity,
             },
+            find_gravity,
             max_moves: self.max_moves,
             timeout: Duration::from_secs_f64(self.timeout),
             verify_timeout: Duration::from_millis(self.verify_ms.max(1)),
@@ -361,7 +419,7 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
     use llk::capture::WindowSource;
     use llk::input::{Clicker, DryRun, MouseClicker};
     let options = args.options()?;
-    let mut source = WindowSource::find(&args.window)?;
+    let mut source = WindowSource::open(&args.query())?;
     let mut planner = Planner {
         strategy: args.strategy,
         max_states: args.max_states,
@@ -391,10 +449,11 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
     let clicker: &mut dyn Clicker = if args.dry_run {
         &mut dry
     } else {
-        mouse = MouseClicker::new(
-            Duration::from_millis(args.hold_ms),
-            Duration::from_millis(args.gap_ms),
-        )?;
+        let ms = |v: Option<u64>| Duration::from_millis(v.unwrap_or(50));
+        mouse = MouseClicker::new(ms(args.hold_ms), ms(args.gap_ms))?;
+        if args.hold_ms.is_none() && args.gap_ms.is_none() {
+            mouse = mouse.learning(llk::input::ClickPacer::default());
+        }
         &mut mouse
     };
     let progress = ProgressBar::new(0);
@@ -402,6 +461,8 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
         ProgressStyle::with_template("{spinner} {bar:30} {pos}/{len} pairs cleared {elapsed}")
             .expect("a valid progress template"),
     );
+    let bar = progress.clone();
+    let mut notes = move |m: &str| bar.suspend(|| eprintln!("{m}"));
     let mut player = Player {
         source: &mut source,
         clicker,
@@ -409,9 +470,10 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
         brain: &mut planner,
         recorder: recorder.as_mut(),
         progress,
+        notes: &mut notes,
         options,
     };
-    player.play()
+    Ok(player.play()?)
 }
 
 #[cfg(not(feature = "live"))]
@@ -419,12 +481,13 @@ fn run_play(_args: &PlayArgs) -> Result<Summary> {
     bail!("this llk was built without the `live` feature: cannot play a window")
 }
 
-/// One line on how the session went and where its time went.
+/// How the session went and where its time went: one line, then the time per pair.
 fn report(s: &Summary) -> String {
     let t = &s.timings;
     let pct = |v: u64| 100.0 * v as f64 / t.total.max(1) as f64;
-    format!(
+    let mut out = format!(
         "{}: {} moves, {}/{} pairs cleared in {:.1} s ({:.2} pairs/s; {} retried clicks, {} re-plans); \
+         gravity: {}; \
          time: capture {:.0}%, read {:.0}%, plan {:.0}%, click {:.0}%, record {:.0}%, waiting for the game {:.0}%",
         s.stop.word(),
         s.moves,
@@ -434,25 +497,55 @@ fn report(s: &Summary) -> String {
         s.pairs_per_second(),
         s.retries,
         s.replans,
+        s.gravity,
         pct(t.capture),
         pct(t.read),
         pct(t.plan),
         pct(t.click),
         pct(t.record),
         pct(t.wait)
-    )
+    );
+    if let (Some(own), Some(game)) = (s.own_micros_per_pair(), s.game_micros_per_pair()) {
+        let n = s.moves.max(1) as f64 * 1000.0;
+        out += &format!(
+            "\nper pair: the bot {:.1} ms (capture {:.1}, read {:.1}, plan {:.2}, click {:.1}), the game {:.1} ms; bot/game {:.2}",
+            own as f64 / 1000.0,
+            t.capture as f64 / n,
+            t.read as f64 / n,
+            t.plan as f64 / n,
+            t.click as f64 / n,
+            game as f64 / 1000.0,
+            own as f64 / game.max(1) as f64
+        );
+    }
+    if let Some(p) = s.pace {
+        out += &format!(
+            "\nclicks: hold {} ms, gap {} ms ({}; {} lost)",
+            p.hold.as_millis(),
+            p.gap.as_millis(),
+            if p.learnt { "learnt" } else { "given" },
+            p.lost
+        );
+    }
+    out
 }
 
 pub fn play(args: PlayArgs) -> Result<()> {
     let summary = run_play(&args)?;
+    if summary.first.is_none() {
+        let why = match &summary.stop {
+            Stop::Unreadable(why) => why.clone(),
+            other => other.word(),
+        };
+        bail!("could not read a Lianliankan board in the window ({why}); clicked nothing");
+    }
     if args.dry_run {
-        if write_annotated(&summary, &args.annotate)? {
-            let n = summary.first.as_ref().map_or(0, |f| f.2.len());
-            println!(
-                "dry run: read the board and planned {n} moves; wrote {}",
-                args.annotate.display()
-            );
-        }
+        write_annotated(&summary, &args.annotate)?;
+        let n = summary.first.as_ref().map_or(0, |f| f.2.len());
+        println!(
+            "dry run: read the board and planned {n} moves; wrote {}",
+            args.annotate.display()
+        );
         return Ok(());
     }
     println!("{}", report(&summary));
@@ -463,10 +556,25 @@ pub fn play(args: PlayArgs) -> Result<()> {
             dir.display()
         );
     }
-    match summary.stop {
+    outcome(&summary.stop, args.timeout)
+}
+
+/// The exit status of `llk play` for how it stopped: 0 cleared (or `--max-moves` reached),
+/// [`super::exit::TILES_LEFT`] for a deal with tiles left and no move, 1 for every other
+/// stop, each with a message saying why.
+fn outcome(stop: &Stop, timeout: f64) -> Result<()> {
+    match stop {
         Stop::Cleared | Stop::MaxMoves | Stop::DryRun => Ok(()),
-        Stop::Timeout => bail!("timed out after {} s with tiles left", args.timeout),
-        Stop::Stuck(why) => bail!("stuck: {why}"),
+        Stop::Timeout => bail!("timed out after {timeout} s with tiles left"),
+        Stop::Unreadable(why) => {
+            bail!("stopped: the board could no longer be read with confidence ({why})")
+        }
+        Stop::NoEffect(why) => bail!("stopped: {why}"),
+        Stop::NoMoves { tiles_left, why } => Err(super::exit::Exit {
+            code: super::exit::TILES_LEFT,
+            message: format!("stopped with {tiles_left} tiles left: {why}"),
+        }
+        .into()),
     }
 }
 
@@ -612,8 +720,9 @@ pub fn demo(args: DemoArgs) -> Result<()> {
     // Let the window manager finish placing and the game draw its first frame.
     std::thread::sleep(Duration::from_millis(500));
     let play = PlayArgs {
-        window: title,
-        gravity: args.gravity,
+        window: Some(title),
+        window_id: None,
+        gravity: GravityChoice::Given(args.gravity),
         no_outside: false,
         strategy: Strategy::Search,
         max_states: 200_000,
@@ -624,8 +733,8 @@ pub fn demo(args: DemoArgs) -> Result<()> {
         record: Some(session.clone()),
         dry_run: false,
         annotate: args.out.join("first-frame.png"),
-        hold_ms: 50,
-        gap_ms: 50,
+        hold_ms: None,
+        gap_ms: None,
         verify_ms: 3000,
         retry_ms: 400,
     };
@@ -675,4 +784,43 @@ pub fn demo(args: DemoArgs) -> Result<()> {
 #[cfg(not(feature = "live"))]
 pub fn demo(_args: DemoArgs) -> Result<()> {
     bail!("this llk was built without the `live` feature: no demo")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deal_with_tiles_left_exits_3_and_other_stops_1() {
+        let stop = Stop::NoMoves {
+            tiles_left: 4,
+            why: "no two tiles can be linked".into(),
+        };
+        let err = outcome(&stop, 10.0).unwrap_err();
+        let exit = err.downcast_ref::<crate::cli::exit::Exit>().unwrap();
+        assert_eq!(exit.code, crate::cli::exit::TILES_LEFT);
+        assert_eq!(exit.code, 3);
+        assert!(exit.message.contains("4 tiles left"), "{}", exit.message);
+        for stop in [
+            Stop::Timeout,
+            Stop::Unreadable("no board".into()),
+            Stop::NoEffect("twice".into()),
+        ] {
+            let err = outcome(&stop, 10.0).unwrap_err();
+            assert!(err.downcast_ref::<crate::cli::exit::Exit>().is_none());
+        }
+        assert!(outcome(&Stop::Cleared, 10.0).is_ok());
+        assert!(outcome(&Stop::MaxMoves, 10.0).is_ok());
+    }
+
+    #[test]
+    fn gravity_is_auto_or_a_mode() {
+        assert_eq!("auto".parse::<GravityChoice>(), Ok(GravityChoice::Auto));
+        assert_eq!(
+            "center-h".parse::<GravityChoice>(),
+            Ok(GravityChoice::Given(Gravity::CenterH))
+        );
+        let err = "sideways".parse::<GravityChoice>().unwrap_err();
+        assert!(err.ends_with("or auto"), "{err}");
+    }
 }

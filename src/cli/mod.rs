@@ -1,5 +1,6 @@
 //! One module per group of subcommands; each turns its arguments into library calls.
 
+pub mod exit;
 pub mod live;
 pub mod out;
 pub mod plan;
