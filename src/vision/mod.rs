@@ -112,6 +112,50 @@ pub const TYPE_THRESHOLD: f32 = 7.0;
 /// another lattice or phase can only seem nearer by noise, so the twins do not choose.
 const NEAR_EXACT_TWINS: f32 = TYPE_THRESHOLD * 0.1;
 
+/// Which board reader to use: the legacy pass chain (the default while the stage reader is
+/// measured against it) or the stage reader ([`reader`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReaderChoice {
+    #[default]
+    Legacy,
+    General,
+}
+
+impl std::str::FromStr for ReaderChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "legacy" => Ok(ReaderChoice::Legacy),
+            "general" => Ok(ReaderChoice::General),
+            other => Err(format!("reader {other:?}: expected legacy or general")),
+        }
+    }
+}
+
+/// [`read`] with the reader chosen.
+pub fn read_with(
+    choice: ReaderChoice,
+    frame: &RgbaImage,
+    hints: &Hints,
+) -> Result<Reading, ReadError> {
+    match choice {
+        ReaderChoice::General => reader::read_board(frame, hints, &ReaderConfig::default()),
+        ReaderChoice::Legacy => read(frame, hints),
+    }
+}
+
+/// [`read_cells`] with the reader chosen.
+pub fn read_cells_with(
+    choice: ReaderChoice,
+    frame: &RgbaImage,
+    grid: &Grid,
+) -> Result<Reading, ReadError> {
+    match choice {
+        ReaderChoice::General => reader::read_grid(frame, grid, &ReaderConfig::default()),
+        ReaderChoice::Legacy => read_cells(frame, grid),
+    }
+}
+
 /// Whether `LLK_READER=general` asks for the stage reader ([`reader`]) instead of the
 /// legacy pass chain, while the two are compared.
 fn general_selected() -> bool {

@@ -441,12 +441,24 @@ pub fn read_board(
         rows: rect.rows(),
         cols: rect.cols(),
     };
-    read_grid(frame, &grid, cfg)
+    read_known(frame, &grid, cfg, cfg.min_tiles)
 }
 
 /// Reads the cells of a known grid: its tiles, empties, obstacles and selected tiles, with
 /// the ground learnt from the ring of cells around it.
 pub fn read_grid(frame: &RgbaImage, grid: &Grid, cfg: &ReaderConfig) -> Result<Reading, ReadError> {
+    // A locked grid needs no tiles to be believed: the last pair, or a cleared board.
+    read_known(frame, grid, cfg, 0)
+}
+
+/// [`read_grid`] with the fewest tiles that make a board (a board found from the frame
+/// needs some; a known grid none).
+fn read_known(
+    frame: &RgbaImage,
+    grid: &Grid,
+    cfg: &ReaderConfig,
+    min_tiles: usize,
+) -> Result<Reading, ReadError> {
     let (fw, fh) = frame.dimensions();
     let (bx, by, bw, bh) = grid.bounds();
     if grid.rows == 0
@@ -505,7 +517,11 @@ pub fn read_grid(frame: &RgbaImage, grid: &Grid, cfg: &ReaderConfig) -> Result<R
     });
     let sheet_like = SheetCells { rows, cols, pics };
     let seen = see_cells(&sheet_like, &ground, &ring_idx, cfg);
-    board_from(grid, &sheet_like, &seen, inside, cfg)
+    let cfg = ReaderConfig {
+        min_tiles,
+        ..cfg.clone()
+    };
+    board_from(grid, &sheet_like, &seen, inside, &cfg)
 }
 
 /// A sheet's cells without a lattice (the known-grid path builds them from a [`Grid`]).
