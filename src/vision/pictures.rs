@@ -22,6 +22,10 @@ pub struct Picture {
     pub mean: [f32; 3],
     /// Mean absolute deviation of the block means from `mean` (0 for a flat cell).
     pub spread: f32,
+    /// Block means (RGB) of the whole cell's outer ring of blocks, no inset: where a tile
+    /// shows the frame every tile of its set shares (border, bevel, 3-D side), and a ground
+    /// cell shows ground. Tells a blank face from a flat ground.
+    pub frame: Vec<f32>,
 }
 
 /// Describes the cell rectangle (x, y, w, h) in frame pixels (fractional), or `None` when it
@@ -33,6 +37,7 @@ pub fn describe(
 ) -> Option<Picture> {
     let (x, y, w, h) = rect;
     let b = cfg.blocks.max(1);
+    let frame = ring_blocks(integral, rect, b)?;
     let (ix, iy) = (w * cfg.inset, h * cfg.inset);
     let (x0, y0, iw, ih) = (x + ix, y + iy, w - 2.0 * ix, h - 2.0 * iy);
     let xs: Vec<f32> = (0..=b).map(|i| x0 + iw * i as f32 / b as f32).collect();
@@ -70,7 +75,52 @@ pub fn describe(
         blocks,
         mean,
         spread,
+        frame,
     })
+}
+
+/// The RGB means of the outer ring of a `b × b` block split of the whole rectangle.
+fn ring_blocks(integral: &Integral, rect: (f32, f32, f32, f32), b: usize) -> Option<Vec<f32>> {
+    let (x, y, w, h) = rect;
+    let xs: Vec<f32> = (0..=b).map(|i| x + w * i as f32 / b as f32).collect();
+    let ys: Vec<f32> = (0..=b).map(|i| y + h * i as f32 / b as f32).collect();
+    let sums = integral.corner_sums(&xs, &ys)?;
+    let area = (w / b as f32 * h / b as f32) as f64;
+    let mut out = Vec::with_capacity(4 * b * 3);
+    for r in 0..b {
+        for c in 0..b {
+            if r != 0 && c != 0 && r + 1 != b && c + 1 != b {
+                continue;
+            }
+            let (a, bb, cc, d) = (
+                sums[r * (b + 1) + c],
+                sums[r * (b + 1) + c + 1],
+                sums[(r + 1) * (b + 1) + c],
+                sums[(r + 1) * (b + 1) + c + 1],
+            );
+            for ch in 0..3 {
+                out.push(((d[ch] - bb[ch] - cc[ch] + a[ch]) / area) as f32);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// How far apart two cells' frames are: the median over the ring's blocks of the
+/// per-block difference (a symbol reaching the border spoils a few blocks, not the median).
+pub fn frame_distance(a: &Picture, b: &Picture) -> f32 {
+    let mut d: Vec<f32> = a
+        .frame
+        .chunks_exact(3)
+        .zip(b.frame.chunks_exact(3))
+        .map(|(x, y)| ((x[0] - y[0]).abs() + (x[1] - y[1]).abs() + (x[2] - y[2]).abs()) / 3.0)
+        .collect();
+    if d.is_empty() {
+        return 0.0;
+    }
+    let n = d.len();
+    d.select_nth_unstable_by(n / 2, |p, q| p.total_cmp(q));
+    d[n / 2]
 }
 
 /// How far apart two pictures are: the mean of the largest tenth of their blocks'
@@ -245,6 +295,7 @@ mod tests {
         let blocks: Vec<f32> = v.iter().flat_map(|&x| [x, x, x]).collect();
         let m = v.iter().sum::<f32>() / v.len() as f32;
         Picture {
+            frame: Vec::new(),
             mean: [m; 3],
             spread: v.iter().map(|x| (x - m).abs()).sum::<f32>() / v.len() as f32,
             blocks,

@@ -8,7 +8,7 @@
 use super::config::ReaderConfig;
 use super::extent::{best_window, main_cluster, CellRect};
 use super::lattice::{self, Axis};
-use super::pictures::{describe, distance, group, shape_distance, Picture};
+use super::pictures::{describe, distance, frame_distance, group, shape_distance, Picture};
 use super::pixels::{colour_dist, Integral};
 use super::profile::edge_profiles;
 use super::verdict::{judge, Tally};
@@ -159,6 +159,51 @@ fn see(sheet: &Sheet, ground: &Ground, ring_idx: &[usize], cfg: &ReaderConfig) -
         grounded[g.group[k]] += ground.holds(pics[k], cfg) as usize;
         on_ring[g.group[k]] += ring_idx.binary_search(&i).is_ok() as usize;
     }
+    // Groups of flat pictures that are neither ground-coloured nor on the ring: blank faces
+    // (a tile set's blank tile) or stretches of a gradient ground. Their frames decide: a
+    // blank tile's frame matches the frame every paired tile shows, a ground cell's does not.
+    let tile_like: Vec<&Picture> = idx
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| {
+            let gi = g.group[k];
+            size[gi] >= 2
+                && flat[gi] * 2 <= size[gi]
+                && grounded[gi] * 2 <= size[gi]
+                && on_ring[gi] * 4 <= size[gi].max(4)
+        })
+        .map(|(k, _)| pics[k])
+        .step_by(3)
+        .take(40)
+        .collect();
+    let ground_like: Vec<&Picture> = idx
+        .iter()
+        .enumerate()
+        .filter(|&(k, &i)| ring_idx.binary_search(&i).is_ok() && ground.holds(pics[k], cfg))
+        .map(|(k, _)| pics[k])
+        .take(40)
+        .collect();
+    let nearest_frame = |p: &Picture, refs: &[&Picture]| {
+        refs.iter()
+            .map(|q| frame_distance(p, q))
+            .fold(f32::INFINITY, f32::min)
+    };
+    let mut blank = vec![false; g.groups];
+    if !tile_like.is_empty() {
+        let mut votes = vec![0isize; g.groups];
+        for (k, _) in idx.iter().enumerate() {
+            let gi = g.group[k];
+            if size[gi] < 2 || flat[gi] * 2 <= size[gi] || on_ring[gi] * 4 > size[gi].max(4) {
+                continue;
+            }
+            let to_tiles = nearest_frame(pics[k], &tile_like);
+            let to_ground = nearest_frame(pics[k], &ground_like);
+            votes[gi] += if to_tiles < to_ground { 1 } else { -1 };
+        }
+        for gi in 0..g.groups {
+            blank[gi] = votes[gi] > 0;
+        }
+    }
     let mut seen = vec![Seen::Ground; sheet.pics.len()];
     for (k, &i) in idx.iter().enumerate() {
         let gi = g.group[k];
@@ -166,9 +211,8 @@ fn see(sheet: &Sheet, ground: &Ground, ring_idx: &[usize], cfg: &ReaderConfig) -
         // plain ground is one picture everywhere around the board).
         // Flat pictures that pair are stretches of ground too (a gradient ground pairs
         // neighbouring empty cells): a tile face always carries a symbol or a frame.
-        let ground_group = grounded[gi] * 2 > size[gi]
-            || on_ring[gi] * 4 > size[gi].max(4)
-            || flat[gi] * 2 > size[gi];
+        let ground_group = on_ring[gi] * 4 > size[gi].max(4)
+            || ((grounded[gi] * 2 > size[gi] || flat[gi] * 2 > size[gi]) && !blank[gi]);
         seen[i] = if size[gi] >= 2 && !ground_group {
             Seen::Paired(gi)
         } else if size[gi] >= 2 || ground.holds(pics[k], cfg) {
