@@ -227,6 +227,10 @@ struct Run<'p, 'a> {
     clicked: bool,
     /// Whether the pointer was moved off the board to tell a hover from a selection.
     parked: bool,
+    /// The last pair clicked would leave the board clear, but no frame showed it yet: games
+    /// cover a won board with their own end screen, so a board that can no longer be read
+    /// after it is a cleared one.
+    last_pair_pending: bool,
 }
 
 impl Player<'_> {
@@ -260,6 +264,7 @@ impl Player<'_> {
             strikes: 0,
             clicked: false,
             parked: false,
+            last_pair_pending: false,
         };
         let out = run.main();
         run.t.total = run.start.elapsed().as_micros() as u64;
@@ -497,9 +502,19 @@ impl Run<'_, '_> {
                     Err(_) if self.over_time() && self.s.first.is_some() => {
                         return Ok(Stop::Timeout)
                     }
+                    Err(why) if self.last_pair_pending => {
+                        self.s.moves += 1;
+                        self.s.pairs_cleared = self.s.total_pairs;
+                        self.note(&format!(
+                            "after the last pair the window shows no board ({why}): the \
+                             game's end screen, taken as cleared"
+                        ));
+                        return Ok(Stop::Cleared);
+                    }
                     Err(why) => return Ok(Stop::Unreadable(why)),
                 },
             };
+            self.last_pair_pending = false;
             if self.grid.is_none() {
                 self.grid = Some(shot.seen.grid);
             }
@@ -607,6 +622,7 @@ impl Run<'_, '_> {
                     }
                     Verified::Stale => {
                         self.s.replans += 1;
+                        self.last_pair_pending = predictions.iter().all(|(_, b)| b.is_clear());
                         break;
                     }
                     Verified::NoEffect(why) => return Ok(Stop::NoEffect(why)),
