@@ -31,8 +31,8 @@ use std::time::{Duration, Instant};
 /// re-plans from it.
 const STEADY: Duration = Duration::from_millis(120);
 
-/// How long the loop waits for a game with no removable pair to change its board (a
-/// reshuffle) before it stops.
+/// Readings, 300 ms apart, that may show no removable pair before the loop stops: the
+/// time a game gets to change such a board (a reshuffle).
 const NO_MOVE_PATIENCE: u32 = 4;
 
 /// How the loop plays.
