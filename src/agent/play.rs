@@ -318,8 +318,10 @@ impl Run<'_, '_> {
         (self.p.notes)(text);
     }
 
-    /// Captures a frame (and records it).
+    /// Captures a frame (and records it). Stops first when the user has taken the mouse,
+    /// so every wait of the loop notices it, not only the next click.
     fn capture(&mut self) -> Result<(Frame, usize)> {
+        self.p.clicker.in_control()?;
         let t0 = Instant::now();
         let frame = self.p.source.frame()?;
         self.t.capture += micros(t0);
