@@ -67,3 +67,140 @@ llk_display() {
     done
     sleep 1
 }
+
+# ---------------------------------------------------------------------------------------------
+# Real third-party games for live tests and fixture capture (KShisen, KDE's Shisen-Sho).
+# See docs in fixtures/kshisen/README.md. Nothing above changes when these are unused.
+
+# kshisen exits at once without a D-Bus session bus (dbus-run-session, from dbus-x11);
+# xdotool clicks, xwd (x11-apps) captures a window independently of llk, xwininfo/xprop
+# (x11-utils) find it.
+LLK_GAME_PACKAGES="kshisen dbus-x11 xdotool x11-apps x11-utils"
+
+# Install the packages named in $@ that dpkg does not list as installed (apt-get, with sudo
+# when not root).
+llk_apt_ensure() {
+    local missing=()
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+            || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "llk: installing system packages: ${missing[*]}"
+    local sudo=""
+    if [ "$(id -u)" != 0 ]; then
+        command -v sudo >/dev/null || { echo "llk: need root or sudo to install: ${missing[*]}" >&2; return 1; }
+        sudo="sudo"
+    fi
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# The games the live tests drive (KShisen binary: /usr/games/kshisen, not on PATH).
+llk_install_games() {
+    llk_apt_ensure $LLK_GAME_PACKAGES
+}
+
+LLK_KSHISEN_BIN=/usr/games/kshisen
+LLK_KSHISEN_WID=""   # X window id (client area, 900x754 by default) once started
+LLK_KSHISEN_PGID=""  # process group of dbus-run-session + kshisen
+LLK_KSHISEN_DIR=""   # private XDG_CONFIG_HOME / XDG_RUNTIME_DIR parent
+
+# The id of the kshisen main window (class "kshisen", not the 1x1 helper nor the
+# "Qt Selection Owner" window), among the windows of process $1; empty when not mapped yet.
+llk_kshisen_window() {
+    local pid="$1" w
+    for w in $(xdotool search --onlyvisible --pid "$pid" --class kshisen 2>/dev/null); do
+        xwininfo -id "$w" 2>/dev/null | grep -q "Map State: IsViewable" || continue
+        local wh
+        wh=$(xwininfo -id "$w" 2>/dev/null | awk '/Width:/{w=$2} /Height:/{h=$2} END{print w*h}')
+        [ "${wh:-0}" -gt 10000 ] && { printf '0x%x\n' "$w"; return 0; }
+    done
+    return 1
+}
+
+# llk_kshisen_start SIZE GRAVITY TILESET BACKGROUND SPEED [EXTRA_GAME_KEYS...]
+#   SIZE 0..5 (14x6 16x9 18x8 24x12 26x14 30x16), GRAVITY true|false, TILESET and BACKGROUND
+#   names from /usr/share/kmahjongglib/{tilesets,backgrounds} (e.g. default, classic,
+#   color_plain) or full .desktop paths, SPEED 0..4 (link shown 1000/750/500/250/125 ms).
+#   EXTRA_GAME_KEYS: more "Key=value" lines for [Game] (e.g. ChineseStyle=true).
+# Starts KShisen with a fresh private config (Solvable=true, Sounds=false) on $DISPLAY, waits
+# until its window is mapped and the board drawn, exports LLK_KSHISEN_WID (and _PGID, _DIR)
+# and prints the window id.
+llk_kshisen_start() {
+    local size="$1" gravity="$2" tileset="$3" background="$4" speed="$5"
+    shift 5
+    # one game at a time per shell: a second window would be placed over the first
+    [ -n "$LLK_KSHISEN_PGID" ] && llk_kshisen_stop
+    local libdir=/usr/share/kmahjongglib
+    case "$tileset" in /*) ;; *) tileset="$libdir/tilesets/$tileset.desktop" ;; esac
+    case "$background" in /*) ;; *) background="$libdir/backgrounds/$background.desktop" ;; esac
+    [ -f "$tileset" ] || { echo "llk: no tileset $tileset" >&2; return 1; }
+    [ -f "$background" ] || { echo "llk: no background $background" >&2; return 1; }
+    LLK_KSHISEN_DIR=$(mktemp -d /tmp/llk-kshisen.XXXXXX)
+    mkdir -p "$LLK_KSHISEN_DIR/config" "$LLK_KSHISEN_DIR/run"
+    chmod 700 "$LLK_KSHISEN_DIR/run"
+    {
+        echo "[General]"
+        echo "Tileset_file=$tileset"
+        echo "Background_file=$background"
+        echo "[Game]"
+        echo "Size=$size"
+        echo "Gravity=$gravity"
+        echo "Solvable=true"
+        echo "Sounds=false"
+        echo "Speed=$speed"
+        local kv
+        for kv in "$@"; do echo "$kv"; done
+    } > "$LLK_KSHISEN_DIR/config/kshisenrc"
+    # setsid: its own process group, so llk_kshisen_stop ends dbus-run-session, its bus
+    # daemon and kshisen together and nothing else.
+    XDG_CONFIG_HOME="$LLK_KSHISEN_DIR/config" XDG_RUNTIME_DIR="$LLK_KSHISEN_DIR/run" \
+        setsid dbus-run-session -- "$LLK_KSHISEN_BIN" >"$LLK_KSHISEN_DIR/log" 2>&1 &
+    LLK_KSHISEN_PGID=$!
+    local kpid="" wid="" i
+    for i in $(seq 1 200); do
+        [ -z "$kpid" ] && kpid=$(pgrep -g "$LLK_KSHISEN_PGID" -x kshisen | head -1)
+        [ -n "$kpid" ] && wid=$(llk_kshisen_window "$kpid") && break
+        kill -0 "$LLK_KSHISEN_PGID" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [ -z "$wid" ]; then
+        echo "llk: kshisen window did not appear (log: $LLK_KSHISEN_DIR/log)" >&2
+        llk_kshisen_stop
+        return 1
+    fi
+    # On top, and wholly on the screen (covered or off-screen parts capture black).
+    xdotool windowraise "$wid" 2>/dev/null
+    local ax ay aw ah rw rh
+    read -r ax ay aw ah < <(xwininfo -id "$wid" | awk '/Absolute upper-left X/{x=$4} /Absolute upper-left Y/{y=$4} /Width:/{w=$2} /Height:/{h=$2} END{print x, y, w, h}')
+    read -r rw rh < <(xwininfo -root | awk '/Width:/{w=$2} /Height:/{h=$2} END{print w, h}')
+    if [ "$ax" -lt 0 ] || [ "$ay" -lt 0 ] || [ $((ax + aw)) -gt "$rw" ] || [ $((ay + ah)) -gt "$rh" ]; then
+        xdotool windowmove "$wid" 0 0 2>/dev/null
+        sleep 0.3
+    fi
+    # Drawn: two captures of the window 300 ms apart agree (the status-bar clock aside: the
+    # dump's rows run top to bottom, so its first 90% leaves the status bar out).
+    local prev="" cur part=$((aw * ah * 4 * 9 / 10))
+    for i in $(seq 1 50); do
+        sleep 0.3
+        cur=$(xwd -id "$wid" -silent 2>/dev/null | head -c "$part" | md5sum)
+        [ -n "$prev" ] && [ "$cur" = "$prev" ] && break
+        prev="$cur"
+    done
+    export LLK_KSHISEN_WID="$wid" LLK_KSHISEN_PGID LLK_KSHISEN_DIR
+    echo "$wid"
+}
+
+# Ends the KShisen started by llk_kshisen_start (its process group only) and removes its
+# config dir.
+llk_kshisen_stop() {
+    if [ -n "$LLK_KSHISEN_PGID" ]; then
+        kill -- "-$LLK_KSHISEN_PGID" 2>/dev/null
+        for _ in $(seq 1 30); do kill -0 -- "-$LLK_KSHISEN_PGID" 2>/dev/null || break; sleep 0.1; done
+        kill -9 -- "-$LLK_KSHISEN_PGID" 2>/dev/null
+    fi
+    [ -n "$LLK_KSHISEN_DIR" ] && rm -rf "$LLK_KSHISEN_DIR"
+    LLK_KSHISEN_PGID="" LLK_KSHISEN_WID="" LLK_KSHISEN_DIR=""
+    true
+}

@@ -19,7 +19,8 @@ fn cases(file: &str) -> Option<Vec<BenchCase>> {
 fn unlimited(depth: Option<usize>) -> Limits {
     Limits {
         depth,
-        max_nodes: u64::MAX,
+        max_nodes: Some(u64::MAX),
+        ..Limits::default()
     }
 }
 
@@ -259,8 +260,8 @@ fn unsolvable_and_malformed_input_are_refused() {
     // BFS on a 15-puzzle gives up at the node limit instead of eating memory.
     let p = Puzzle::random(4, 4, Goal::BlankFirst, 1).unwrap();
     let lim = Limits {
-        depth: None,
-        max_nodes: 10_000,
+        max_nodes: Some(10_000),
+        ..Limits::default()
     };
     let e = solve(&p, &Goal::BlankFirst, Algo::Bfs, Heuristic::Zero, &lim).unwrap_err();
     assert!(e.to_string().contains("gave up"), "{e}");

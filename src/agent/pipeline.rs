@@ -6,7 +6,7 @@ use super::stages::{Blind, Brain, Eyes, Proposal, Seen};
 use crate::board::{Board, Rules};
 use crate::geometry::Grid;
 use crate::plan::{plan, Outcome, PlanOptions, Strategy};
-use crate::vision::{read, read_cells, Hints, ReadError};
+use crate::vision::{read_cells_with, read_with, Hints, ReadError, ReaderChoice};
 use image::RgbaImage;
 
 /// The vision stage: finds the grid on the first read (with optional size hints), reads
@@ -14,13 +14,15 @@ use image::RgbaImage;
 #[derive(Clone, Debug, Default)]
 pub struct Vision {
     pub hints: Hints,
+    /// The board reader (legacy pass chain or the stage reader).
+    pub reader: ReaderChoice,
 }
 
 impl Eyes for Vision {
     fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
         let r = match grid {
-            Some(g) => read_cells(frame, g),
-            None => read(frame, &self.hints),
+            Some(g) => read_cells_with(self.reader, frame, g),
+            None => read_with(self.reader, frame, &self.hints),
         };
         match r {
             Ok(r) => Ok(Seen {

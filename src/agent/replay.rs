@@ -5,12 +5,12 @@
 //! change to vision or planning that alters any decision shows up as a failing step.
 
 use super::record::{board_of, read_session, Entry};
-use super::stages::{Brain, Eyes};
+use super::stages::{Blind, Brain, Eyes};
 use crate::board::Rules;
 use crate::capture::load_png;
 use anyhow::{bail, Result};
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Component, Path};
 
 /// The verdict on one recorded decision.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,8 +21,72 @@ pub struct Check {
     pub detail: String,
 }
 
+/// Whether a logged frame file names a file directly inside the session folder: one plain
+/// name, no folder, no `..`, not absolute.
+fn inside_session(file: &str) -> bool {
+    let mut parts = Path::new(file).components();
+    matches!(
+        (parts.next(), parts.next()),
+        (Some(Component::Normal(_)), None)
+    )
+}
+
+/// The checks on the session's shape: frames numbered 0, 1, 2, … with no gap (a deleted
+/// frame line), every frame file present (a deleted PNG), and an `end` entry last (a log
+/// cut short at a line boundary). A frame file outside the session folder is refused.
+fn shape_checks(dir: &Path, entries: &[Entry]) -> Result<Vec<Check>> {
+    let mut checks = Vec::new();
+    let mut next = 0;
+    for e in entries {
+        let Entry::Frame { index, file, .. } = e else {
+            continue;
+        };
+        if !inside_session(file) {
+            bail!(
+                "{}: frame {index} names {file:?}, which is not a file in the session folder",
+                dir.display()
+            );
+        }
+        if *index != next {
+            checks.push(Check {
+                step: format!("frame {index}"),
+                ok: false,
+                detail: format!(
+                    "frame {index} follows frame {}: frame entries are missing",
+                    next as i64 - 1
+                ),
+            });
+        }
+        next = index + 1;
+        if !dir.join(file).is_file() {
+            checks.push(Check {
+                step: format!("frame {index}"),
+                ok: false,
+                detail: format!("its file {file} is missing"),
+            });
+        }
+    }
+    let ends = entries
+        .iter()
+        .filter(|e| matches!(e, Entry::End { .. }))
+        .count();
+    let last_is_end = matches!(entries.last(), Some(Entry::End { .. }));
+    checks.push(Check {
+        step: "end".to_string(),
+        ok: last_is_end && ends == 1,
+        detail: match (last_is_end, ends) {
+            (true, 1) => "the log ends with its end entry".to_string(),
+            (_, 0) => "the log has no end entry: it was cut short".to_string(),
+            (false, _) => "entries follow the end entry".to_string(),
+            (true, n) => format!("{n} end entries"),
+        },
+    });
+    Ok(checks)
+}
+
 /// Replays the session in `dir` with the given stages. Returns one check per recorded
-/// reading, plan and verified move; fails only when the folder cannot be replayed at all.
+/// reading, refusal (`blind` frame), plan and verified move, and checks on the log's shape
+/// (see `shape_checks`); fails only when the folder cannot be replayed at all.
 pub fn replay_session(
     dir: &Path,
     eyes: &mut dyn Eyes,
@@ -38,7 +102,10 @@ pub fn replay_session(
     };
     let mut files: HashMap<usize, String> = HashMap::new();
     let mut expect: HashMap<usize, Vec<String>> = HashMap::new();
-    let mut checks = Vec::new();
+    let mut checks = shape_checks(dir, &entries)?;
+    let shape = checks.len();
+    // The grid of the latest reading: the locked grid a later blind frame was read with.
+    let mut last_grid = None;
     let load = |files: &HashMap<usize, String>, frame: usize| {
         let file = files
             .get(&frame)
@@ -57,6 +124,7 @@ pub fn replay_session(
                 board,
                 ..
             } => {
+                last_grid = Some(*grid);
                 let img = load(&files, *frame)?;
                 let got = eyes.read(&img, if *locked { Some(grid) } else { None });
                 let (ok, detail) = match got {
@@ -153,10 +221,37 @@ pub fn replay_session(
                     detail,
                 });
             }
+            Entry::Blind {
+                frame,
+                locked,
+                animation,
+                message,
+            } => {
+                let img = load(&files, *frame)?;
+                let grid = if *locked { last_grid.as_ref() } else { None };
+                let (ok, detail) = match eyes.read(&img, grid) {
+                    Err(b) if matches!(b, Blind::Animation(_)) == *animation => {
+                        (true, format!("refused again: {b}"))
+                    }
+                    Err(b) => (false, format!("recorded {message:?}, now {b}")),
+                    Ok(seen) => (
+                        false,
+                        format!(
+                            "recorded {message:?}, now reads {}",
+                            seen.board.row_strings().join("/")
+                        ),
+                    ),
+                };
+                checks.push(Check {
+                    step: format!("blind frame {frame}"),
+                    ok,
+                    detail,
+                });
+            }
             _ => {}
         }
     }
-    if checks.is_empty() {
+    if checks.len() == shape {
         bail!("{}: the session has no recorded decisions", dir.display());
     }
     Ok(checks)

@@ -110,6 +110,11 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+/// Most rows and most columns a board may have. Real boards are far smaller (QQ 11×19,
+/// KShisen 18×8); the bound keeps every strategy's one-move step, which is linear in the
+/// cells, small enough that a planning budget is overshot by milliseconds, not seconds.
+pub const MAX_SIDE: usize = 256;
+
 /// A rows × cols grid of cells, stored row-major.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Board {
@@ -150,6 +155,17 @@ impl Board {
         };
         let body = &lines[first..=last];
         let cols = body[0].1.chars().count();
+        if body.len() > MAX_SIDE || cols > MAX_SIDE {
+            return Err(ParseError {
+                line: 0,
+                col: 0,
+                message: format!(
+                    "the board is {}x{cols}: at most {MAX_SIDE} rows and {MAX_SIDE} columns are \
+                     supported",
+                    body.len()
+                ),
+            });
+        }
         let mut cells = Vec::with_capacity(body.len() * cols);
         for &(line_no, line) in body {
             let width = line.chars().count();

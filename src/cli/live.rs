@@ -293,6 +293,10 @@ pub struct PlayArgs {
     /// Board rows, when known (helps the first read).
     #[arg(long)]
     pub rows: Option<usize>,
+    /// Board reader: `legacy` (the default) or `general` (the stage reader, which reads
+    /// KShisen).
+    #[arg(long, default_value = "legacy")]
+    pub reader: llk::vision::ReaderChoice,
     /// Board columns, when known.
     #[arg(long)]
     pub cols: Option<usize>,
@@ -430,6 +434,7 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
             cols: args.cols,
             ..Hints::default()
         },
+        reader: args.reader,
     };
     let mut recorder = match &args.record {
         Some(dir) => {
@@ -728,6 +733,7 @@ pub fn demo(args: DemoArgs) -> Result<()> {
         max_states: 200_000,
         rows: Some(args.rows),
         cols: Some(args.cols),
+        reader: Default::default(),
         max_moves: None,
         timeout: args.timeout,
         record: Some(session.clone()),

@@ -2,6 +2,7 @@
 
 pub mod exit;
 pub mod live;
+pub mod out;
 pub mod plan;
 pub mod puzzle;
 pub mod render;

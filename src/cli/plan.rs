@@ -1,6 +1,7 @@
 //! `llk plan`, `llk pairs`, `llk generate` and `llk bench plan`: the planner from the
 //! command line, on boards given as text files.
 
+use super::out::outln;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use llk::board::{removable_pairs, Board, Gravity, Link, Rules};
@@ -45,10 +46,10 @@ pub struct PlanArgs {
     /// every solvable board, proves the others unsolvable).
     #[arg(long, default_value = "search")]
     pub strategy: Strategy,
-    /// Search budget: boards expanded before giving up.
+    /// Budget: boards expanded (greedy and paper: moves made) before giving up.
     #[arg(long, default_value_t = PlanOptions::default().max_states)]
     pub max_states: u64,
-    /// Search budget: milliseconds before giving up.
+    /// Budget: milliseconds before giving up, for every strategy.
     #[arg(long, default_value_t = 2000)]
     pub max_ms: u64,
     /// Print one JSON object {"solved", "outcome", "moves": [{"a", "b", "path"}], "states",
@@ -113,12 +114,12 @@ pub fn plan(args: PlanArgs) -> Result<()> {
             "states": p.states,
             "micros": p.micros,
         });
-        println!("{out}");
+        outln!("{out}")?;
         return Ok(());
     }
     let mut b = board.clone();
     for (i, m) in p.moves.iter().enumerate() {
-        println!("{:3}. {}", i + 1, link_text(&b, m));
+        outln!("{:3}. {}", i + 1, link_text(&b, m))?;
         b.remove_pair(m.a, m.b, rules.gravity);
     }
     let what = match p.outcome {
@@ -130,14 +131,18 @@ pub fn plan(args: PlanArgs) -> Result<()> {
         ),
         Outcome::Unsolvable => "unsolvable: no order of removals clears this board".into(),
         Outcome::GaveUp => format!(
-            "gave up after {} states: the search budget ran out (see --max-states, --max-ms)",
-            p.states
+            "gave up after {} states and {} moves: the budget ran out (see --max-states, \
+             --max-ms)",
+            p.states,
+            p.moves.len()
         ),
     };
-    println!(
+    outln!(
         "{what} ({} strategy, {} states, {} µs)",
-        args.strategy, p.states, p.micros
-    );
+        args.strategy,
+        p.states,
+        p.micros
+    )?;
     Ok(())
 }
 
@@ -157,16 +162,16 @@ pub fn pairs(args: PairsArgs) -> Result<()> {
     let board = read_board(&args.board, true)?;
     let pairs = removable_pairs(&board, &args.rules.rules());
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::Value::Array(pairs.iter().map(link_json).collect())
-        );
+        )?;
         return Ok(());
     }
     for l in &pairs {
-        println!("{}", link_text(&board, l));
+        outln!("{}", link_text(&board, l))?;
     }
-    println!("{} removable pairs", pairs.len());
+    outln!("{} removable pairs", pairs.len())?;
     Ok(())
 }
 
@@ -216,7 +221,7 @@ pub fn generate(args: GenerateArgs) -> Result<()> {
     match &args.output {
         Some(path) => std::fs::write(path, board.to_text() + "\n")
             .map_err(|e| anyhow!("{}: cannot write: {e}", path.display()))?,
-        None => println!("{board}"),
+        None => outln!("{board}")?,
     }
     Ok(())
 }
@@ -270,8 +275,8 @@ pub struct BenchArgs {
 fn link_speed(args: &BenchArgs, spec: &dyn Fn(usize, usize, u64) -> GenSpec) -> Result<()> {
     use llk::plan::padded::Ctx;
     use std::time::Instant;
-    println!("| size | gravity | reference µs/state | padded µs/state | speed-up | states |");
-    println!("|---|---|---|---|---|---|");
+    outln!("| size | gravity | reference µs/state | padded µs/state | speed-up | states |")?;
+    outln!("|---|---|---|---|---|---|")?;
     for &(rows, cols) in &args.size {
         for &gravity in &args.gravity {
             let rules = Rules {
@@ -310,10 +315,10 @@ fn link_speed(args: &BenchArgs, spec: &dyn Fn(usize, usize, u64) -> GenSpec) -> 
             if fast_states != states {
                 bail!("the padded grid and the reference disagree on {rows}x{cols} {gravity}");
             }
-            println!(
+            outln!(
                 "| {rows}×{cols} | {gravity} | {reference:.2} | {fast:.2} | {:.1}× | {states} |",
                 reference / fast
-            );
+            )?;
         }
     }
     Ok(())
@@ -391,7 +396,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         )
         .context("progress bar template")?,
     );
-    println!(
+    outln!(
         "{} random boards per row, {} copies per type, {} % of the cells filled, outside ring {}, \
          {threads} threads, search budget {} states / {} ms",
         args.boards,
@@ -400,11 +405,11 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         if args.no_outside { "off" } else { "on" },
         args.max_states,
         args.max_ms
-    );
-    println!(
+    )?;
+    outln!(
         "| size | gravity | strategy | cleared | stuck (of solvable) | unsolvable | gave up | median ms | p99 ms | max ms | p99 ms cleared | mean states | max states |"
-    );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    )?;
+    outln!("|---|---|---|---|---|---|---|---|---|---|---|---|---|")?;
     for ((rows, cols), gravity) in combos {
         let rules = Rules {
             outside: !args.no_outside,
@@ -464,8 +469,8 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                 .collect();
             cleared_times.sort_unstable();
             let pct = |n: usize| 100.0 * n as f64 / args.boards as f64;
-            bar.suspend(|| {
-                println!(
+            bar.suspend(|| -> Result<()> {
+                outln!(
                     "| {rows}×{cols} | {gravity} | {strategy} | {:.1} % | {} ({stuck_solvable}/{n_solvable}) | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.0} | {} |",
                     pct(count(Outcome::Cleared)),
                     count(Outcome::Stuck),
@@ -477,8 +482,8 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                     quantile(&cleared_times, 0.99) as f64 / 1000.0,
                     states.iter().sum::<u64>() as f64 / states.len() as f64,
                     states.iter().max().copied().unwrap_or(0),
-                );
-            });
+                )
+            })?;
         }
     }
     bar.finish_and_clear();

@@ -3,6 +3,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Subcommand, ValueEnum};
+use indicatif::ProgressBar;
 use llk::puzzles::adversarial::{Algo, Game, SearchResult};
 use llk::puzzles::c4::{ConnectFour, Position};
 use llk::puzzles::maze::{self, Heuristic, Maze, MazeAlgo};
@@ -13,6 +14,7 @@ use serde_json::json;
 use std::fmt::Write as _;
 use std::io::{self, Write as _};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// `llk puzzle` and its subcommands.
 #[derive(clap::Args, Debug)]
@@ -138,10 +140,15 @@ struct C4Args {
     /// With --moves: print {"column": c, "score": s, "nodes": n} (column 1-7).
     #[arg(long)]
     json: bool,
-    /// A table of column, score and nodes for every search at depths 1..=--depth, from the
-    /// position of --moves (or the empty board); plain minimax grows as 7^depth.
+    /// A table of column, score, nodes and time for every search at depths 1..=--depth,
+    /// from the position of --moves (or the empty board), printed row by row; plain minimax
+    /// grows as 7^depth.
     #[arg(long)]
     compare: bool,
+    /// Stop a search (the analysis, or the --compare table) that runs longer than this many
+    /// seconds, with an error saying how far it got.
+    #[arg(long, default_value_t = 60.0)]
+    max_secs: f64,
     /// In play: whether the human drops the first disc (X) or the second (O).
     #[arg(long, value_enum, default_value_t = Turn::First)]
     human: Turn,
@@ -166,19 +173,11 @@ pub fn run(args: PuzzleArgs) -> Result<()> {
     result
 }
 
-/// Writes and clears the text gathered in `out`. A reader that stops early (`| head`) is not
-/// an error worth a message, so a closed pipe ends the output quietly instead of panicking
-/// the way `println!` would.
+/// Writes and clears the text gathered in `out` (see `super::out`).
 fn emit(out: &mut String) -> Result<()> {
-    let mut stdout = io::stdout().lock();
-    let written = stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush());
+    let written = super::out::text(out);
     out.clear();
-    match written {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("writing to stdout"),
-        _ => Ok(()),
-    }
+    written
 }
 
 fn maze_cmd(a: MazeArgs, out: &mut String) -> Result<()> {
@@ -449,26 +448,54 @@ fn c4_cmd(a: C4Args, out: &mut String) -> Result<()> {
             a.depth
         );
     }
+    if !(a.max_secs > 0.0 && a.max_secs.is_finite()) {
+        bail!(
+            "--max-secs {} must be a positive number of seconds",
+            a.max_secs
+        );
+    }
+    let budget = Duration::from_secs_f64(a.max_secs);
+    let t0 = Instant::now();
+    let deadline = t0 + budget;
     if a.compare {
         let p = Position::from_moves(a.height, a.moves.as_deref().unwrap_or(""))?;
         writeln!(
             out,
-            "{:>5} {:<10} {:>6} {:>8} {:>10}",
-            "depth", "search", "column", "score", "nodes"
+            "{:>5} {:<10} {:>6} {:>8} {:>10} {:>10}",
+            "depth", "search", "column", "score", "nodes", "ms"
         )?;
+        emit(out)?;
+        // Rows are printed as each search ends; the spinner (drawn only on a terminal)
+        // shows which search is running and for how long.
+        let bar = ProgressBar::new_spinner();
+        bar.enable_steady_tick(Duration::from_millis(200));
         for depth in 1..=a.depth {
             for algo in Algo::ALL {
-                let r = algo.search(&ConnectFour, &p, depth);
+                bar.set_message(format!("depth {depth}: {}", algo.name()));
+                let t = Instant::now();
+                let Some(r) = algo.search_until(&ConnectFour, &p, depth, deadline) else {
+                    bar.finish_and_clear();
+                    bail!(
+                        "stopped after {:.1} s (--max-secs {}): {} at depth {depth} did not \
+                         finish; the rows above are complete",
+                        t0.elapsed().as_secs_f64(),
+                        a.max_secs,
+                        algo.name()
+                    );
+                };
                 let col = r.best.map_or("-".to_string(), |c| (c + 1).to_string());
                 writeln!(
                     out,
-                    "{depth:>5} {:<10} {col:>6} {:>8} {:>10}",
+                    "{depth:>5} {:<10} {col:>6} {:>8} {:>10} {:>10.1}",
                     algo.name(),
                     r.score,
-                    r.nodes
+                    r.nodes,
+                    t.elapsed().as_secs_f64() * 1000.0
                 )?;
+                bar.suspend(|| emit(out))?;
             }
         }
+        bar.finish_and_clear();
         return Ok(());
     }
     if let Some(moves) = &a.moves {
@@ -476,7 +503,14 @@ fn c4_cmd(a: C4Args, out: &mut String) -> Result<()> {
         if let Some(w) = p.winner {
             bail!("moves {moves:?}: the game is over, player {w} has won");
         }
-        let r = Algo::Negamax.search(&ConnectFour, &p, a.depth);
+        let Some(r) = Algo::Negamax.search_until(&ConnectFour, &p, a.depth, deadline) else {
+            bail!(
+                "stopped after {:.1} s (--max-secs {}): the depth-{} search did not finish",
+                t0.elapsed().as_secs_f64(),
+                a.max_secs,
+                a.depth
+            );
+        };
         let Some(col) = r.best else {
             bail!("moves {moves:?}: the game is over, the board is full");
         };

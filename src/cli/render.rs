@@ -1,6 +1,7 @@
 //! `llk render` (draw a board to a PNG, or write a batch of fixtures with truth) and
 //! `llk annotate` (read a screenshot and draw what was read and what to play over it).
 
+use super::out::outln;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use image::RgbaImage;
@@ -113,7 +114,7 @@ pub fn render(args: RenderArgs) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot render {}: {e}", board_path.display()))?;
     let r = render_board(&board, &spec);
     save(&r.image, out)?;
-    println!("{}", serde_json::to_string(&r.grid)?);
+    outln!("{}", serde_json::to_string(&r.grid)?)?;
     Ok(())
 }
 
@@ -130,7 +131,7 @@ fn write_fixtures(dir: &Path, count: u64, seed: u64) -> Result<()> {
         let path = dir.join(format!("{}.truth.json", case.name));
         std::fs::write(&path, serde_json::to_string_pretty(&truth)? + "\n")
             .with_context(|| format!("cannot write {}", path.display()))?;
-        println!("{png}");
+        outln!("{png}")?;
     }
     Ok(())
 }
@@ -161,6 +162,30 @@ pub struct AnnotateArgs {
     pub rows: Option<usize>,
     #[arg(long)]
     pub cols: Option<usize>,
+    /// Write the picture even when OUTPUT is the screenshot itself (or the truth file),
+    /// replacing it; without this such a run is refused.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Whether `a` and `b` name the same existing file (through links, `..` or a relative path).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        ma.dev() == mb.dev() && ma.ino() == mb.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (ma, mb);
+        matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+    }
 }
 
 /// The grid, board and doubtful cells of a screenshot, from a truth file.
@@ -246,6 +271,17 @@ fn links_to_show(board: &Board, rules: &Rules, moves: Option<usize>) -> Result<(
 }
 
 pub fn annotate(args: AnnotateArgs) -> Result<()> {
+    let inputs = std::iter::once(&args.image).chain(args.truth.as_ref());
+    for input in inputs {
+        if !args.force && same_file(input, &args.output) {
+            bail!(
+                "-o {} is the input {}: writing there would replace it (give another -o, \
+                 or --force to overwrite)",
+                args.output.display(),
+                input.display()
+            );
+        }
+    }
     let frame = llk::vision::load_image(&args.image)?;
     let (grid, board, unsure) = match &args.truth {
         Some(t) => read_truth(t)?,
@@ -265,7 +301,7 @@ pub fn annotate(args: AnnotateArgs) -> Result<()> {
     };
     let out = draw_annotation(&frame, &ann);
     save(&out, &args.output)?;
-    println!(
+    outln!(
         "{}: {}x{} board, {} tiles, {} unsure, {} links drawn",
         args.output.display(),
         ann.board.rows(),
@@ -273,6 +309,6 @@ pub fn annotate(args: AnnotateArgs) -> Result<()> {
         ann.board.tile_count(),
         ann.unsure.len(),
         ann.links.len()
-    );
+    )?;
     Ok(())
 }

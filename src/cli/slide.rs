@@ -1,6 +1,7 @@
 //! `llk slide …`: solve one board, generate boards, build the pattern tables, and run the
 //! benchmark files.
 
+use super::out::outln;
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 use llk::slide::bench::{parse_cases, BenchCase};
@@ -10,7 +11,7 @@ use llk::slide::{
 };
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Sliding-tile puzzles.
 #[derive(clap::Args, Debug)]
@@ -55,9 +56,17 @@ struct SolveArgs {
     /// Depth bound for dfs/dls (default: length of the fast solution).
     #[arg(long)]
     depth: Option<usize>,
-    /// Give up after this many expanded nodes.
-    #[arg(long, default_value_t = 50_000_000)]
-    max_nodes: u64,
+    /// Give up after this many expanded nodes (default: no limit for idastar, whose memory
+    /// is one path; 50 000 000 for the others).
+    #[arg(long)]
+    max_nodes: Option<u64>,
+    /// Give up when the nodes that bfs, bibfs, astar and dfs keep would take more than this
+    /// much memory: bytes, or with a K, M or G suffix (powers of 1024).
+    #[arg(long, default_value = "2G", value_parser = parse_bytes)]
+    max_memory: u64,
+    /// Give up after this many seconds (default: no time limit).
+    #[arg(long)]
+    max_secs: Option<f64>,
     /// Print {"length","moves","nodes","micros"} as JSON.
     #[arg(long)]
     json: bool,
@@ -137,6 +146,33 @@ pub fn run(args: SlideArgs) -> Result<()> {
     }
 }
 
+/// Parses a byte count: digits with an optional K, M or G suffix (powers of 1024, an `iB`
+/// or `B` after it allowed), e.g. 2G, 512M, 1048576.
+fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (digits, shift) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 10),
+        Some('M') => (&t[..t.len() - 1], 20),
+        Some('G') => (&t[..t.len() - 1], 30),
+        _ => (t, 0),
+    };
+    let n: u64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?}: expected bytes, e.g. 2G, 512M or 1048576"))?;
+    let bytes = n
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("{s:?} is too large"))?;
+    if bytes == 0 {
+        return Err(format!("{s:?}: the memory limit must be above zero"));
+    }
+    Ok(bytes)
+}
+
 fn default_heuristic(p: &Puzzle) -> Heuristic {
     if p.width() * p.height() <= 16 {
         Heuristic::Pdb
@@ -149,9 +185,16 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
     let size = a.size.as_deref().map(parse_size).transpose()?;
     let p = Puzzle::parse(&a.tiles, size)?;
     let heur = a.heuristic.unwrap_or_else(|| default_heuristic(&p));
+    let max_time = match a.max_secs {
+        Some(t) if t > 0.0 && t.is_finite() => Some(Duration::from_secs_f64(t)),
+        Some(t) => bail!("--max-secs {t} must be a positive number of seconds"),
+        None => None,
+    };
     let limits = Limits {
         depth: a.depth,
         max_nodes: a.max_nodes,
+        max_time,
+        max_memory: a.max_memory,
     };
     let tables = (heur == Heuristic::Pdb && a.tables.partition != "default")
         .then(|| tables_for(p.width(), p.height(), &a.tables.partition))
@@ -165,13 +208,13 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
             "nodes": s.nodes,
             "micros": s.micros,
         });
-        println!("{v}");
+        outln!("{v}")?;
     } else {
         let tiles: Vec<String> = s.tiles_moved.iter().map(|t| t.to_string()).collect();
-        println!("{p}");
-        println!("moves:  {moves}");
-        println!("tiles:  {}", tiles.join(" "));
-        println!(
+        outln!("{p}")?;
+        outln!("moves:  {moves}")?;
+        outln!("tiles:  {}", tiles.join(" "))?;
+        outln!(
             "length: {}{}",
             s.moves.len(),
             if a.algo.is_optimal() {
@@ -179,9 +222,9 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
             } else {
                 " (not necessarily optimal)"
             }
-        );
-        println!("nodes:  {} expanded, {} generated", s.nodes, s.generated);
-        println!("time:   {:.3} ms", s.micros as f64 / 1000.0);
+        )?;
+        outln!("nodes:  {} expanded, {} generated", s.nodes, s.generated)?;
+        outln!("time:   {:.3} ms", s.micros as f64 / 1000.0)?;
     }
     Ok(())
 }
@@ -190,7 +233,7 @@ fn gen_cmd(a: GenArgs) -> Result<()> {
     let (r, c) = parse_size(&a.size)?;
     let p = Puzzle::random(c, r, a.goal, a.seed)?;
     let t: Vec<String> = p.tiles().iter().map(|t| t.to_string()).collect();
-    println!("{}", t.join(" "));
+    outln!("{}", t.join(" "))?;
     Ok(())
 }
 
@@ -212,6 +255,12 @@ fn pdb_cmd(a: PdbArgs) -> Result<()> {
     let (r, c) = parse_size(&a.size)?;
     let dir = pdb::cache_dir();
     let pats = pdb::partition(c, r, &a.tables.partition)?;
+    let missing = pats
+        .iter()
+        .any(|p| !pdb::cache_file(&dir, c, r, p).exists());
+    if a.rebuild || missing {
+        pdb::check_cache_dir(&dir)?;
+    }
     if a.rebuild {
         for p in &pats {
             let f = pdb::cache_file(&dir, c, r, p);
@@ -222,8 +271,8 @@ fn pdb_cmd(a: PdbArgs) -> Result<()> {
         }
     }
     let t = Instant::now();
-    let db = PatternDb::load_or_build(c, r, pats.clone(), Some(&dir))?;
-    println!(
+    let db = PatternDb::build_into_cache(c, r, pats.clone(), &dir)?;
+    outln!(
         "{}x{} pattern tables {:?} (reflection: {}) ready in {:.2} s; {} excess entries capped",
         r,
         c,
@@ -231,11 +280,15 @@ fn pdb_cmd(a: PdbArgs) -> Result<()> {
         db.reflects(),
         t.elapsed().as_secs_f64(),
         db.capped()
-    );
+    )?;
     for p in &pats {
         let f = pdb::cache_file(&dir, c, r, p);
-        let len = std::fs::metadata(&f).map(|m| m.len()).unwrap_or(0);
-        println!("  {} ({} bytes)", f.display(), len);
+        // Listed only once read back whole: header, size and checksum.
+        pdb::load_table(&f, c, r, p).context("the cached table does not read back")?;
+        let len = std::fs::metadata(&f)
+            .with_context(|| format!("cannot stat {}", f.display()))?
+            .len();
+        outln!("  {} ({} bytes)", f.display(), len)?;
     }
     Ok(())
 }
@@ -296,14 +349,15 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
     let depth = a.depth.or((cells == 9).then_some(31));
     let limits = Limits {
         depth,
-        max_nodes: u64::MAX,
+        max_nodes: Some(u64::MAX),
+        ..Limits::default()
     };
     let mut tables = None;
     if runs.iter().any(|r| r.heur == Heuristic::Pdb) && cells <= 16 {
         let t = Instant::now();
         let db = tables_for(first.width(), first.height(), &a.tables.partition)?;
         tables = Some(db.clone());
-        println!(
+        outln!(
             "pattern tables {:?}{}: ready in {:.2} s (cache: {})",
             db.patterns(),
             if db.reflects() {
@@ -313,9 +367,9 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
             },
             t.elapsed().as_secs_f64(),
             pdb::cache_dir().display()
-        );
+        )?;
     }
-    println!("{} positions from {}", cases.len(), a.file.display());
+    outln!("{} positions from {}", cases.len(), a.file.display())?;
     for run in runs.iter().filter(|_| !cases.is_empty()) {
         bench_run(cases, *run, &limits, tables.clone(), a.verbose || cells > 9)?;
     }
@@ -344,13 +398,19 @@ fn bench_run(
     tables: Option<Arc<PatternDb>>,
     per_case: bool,
 ) -> Result<()> {
-    println!("\n== {} ==", run.name());
+    outln!("\n== {} ==", run.name())?;
     let cpu0 = thread_cpu_seconds();
     if per_case {
-        println!(
+        outln!(
             "{:>5} {:>4} {:>4} {:>12} {:>13} {:>10} {:>15}",
-            "id", "opt", "len", "expanded", "generated", "ms", "published"
-        );
+            "id",
+            "opt",
+            "len",
+            "expanded",
+            "generated",
+            "ms",
+            "published"
+        )?;
     }
     let (mut total_us, mut nodes, mut generated) = (0u64, 0u64, 0u64);
     let (mut wrong, mut max_us) = (0usize, 0u64);
@@ -376,7 +436,7 @@ fn bench_run(
         generated += s.generated;
         if per_case {
             let published = c.figures.first().map(|v| v.to_string()).unwrap_or_default();
-            println!(
+            outln!(
                 "{:>5} {:>4} {:>4} {:>12} {:>13} {:>10.3} {:>15}",
                 c.id,
                 c.optimal,
@@ -385,20 +445,20 @@ fn bench_run(
                 s.generated,
                 s.micros as f64 / 1000.0,
                 published
-            );
+            )?;
         }
     }
     let n = cases.len();
     if let (Some(a), Some(b)) = (cpu0, thread_cpu_seconds()) {
-        println!(
+        outln!(
             "{}: wall {:.3} s of search; CPU {:.2} s over all threads for the run (incl. checks)",
             run.name(),
             total_us as f64 / 1e6,
             b - a
-        );
+        )?;
     }
     if run.algo.is_optimal() {
-        println!(
+        outln!(
             "{}: {}/{} optimal lengths match; {} expanded, {} generated; total {:.3} s, mean {:.3} ms, max {:.3} ms",
             run.name(),
             n - wrong,
@@ -408,14 +468,14 @@ fn bench_run(
             total_us as f64 / 1e6,
             total_us as f64 / n as f64 / 1000.0,
             max_us as f64 / 1000.0
-        );
+        )?;
     } else {
         let excess: i64 = cases
             .iter()
             .zip(&lengths)
             .map(|(c, &l)| l as i64 - c.optimal as i64)
             .sum();
-        println!(
+        outln!(
             "{}: not optimal; mean length {:.1} vs optimal {:.1} (+{} moves in all); {} expanded; total {:.3} s, max {:.3} ms",
             run.name(),
             lengths.iter().sum::<usize>() as f64 / n as f64,
@@ -424,7 +484,7 @@ fn bench_run(
             nodes,
             total_us as f64 / 1e6,
             max_us as f64 / 1000.0
-        );
+        )?;
     }
     if wrong > 0 {
         bail!(
@@ -437,14 +497,21 @@ fn bench_run(
 
 /// Hand-written IDA* against `pathfinding::idastar` with the same pattern tables.
 fn compare_pathfinding(cases: &[BenchCase]) -> Result<()> {
-    println!("\n== hand-written IDA* vs pathfinding::idastar (same PDB heuristic) ==");
-    println!(
+    outln!("\n== hand-written IDA* vs pathfinding::idastar (same PDB heuristic) ==")?;
+    outln!(
         "{:>5} {:>4} {:>12} {:>10} {:>12} {:>10} {:>7}",
-        "id", "opt", "hand nodes", "hand ms", "pf nodes", "pf ms", "speedup"
-    );
+        "id",
+        "opt",
+        "hand nodes",
+        "hand ms",
+        "pf nodes",
+        "pf ms",
+        "speedup"
+    )?;
     let limits = Limits {
         depth: None,
-        max_nodes: u64::MAX,
+        max_nodes: Some(u64::MAX),
+        ..Limits::default()
     };
     let (mut th, mut tp) = (0u64, 0u64);
     for c in cases {
@@ -461,7 +528,7 @@ fn compare_pathfinding(cases: &[BenchCase]) -> Result<()> {
         }
         th += h.micros;
         tp += p.micros;
-        println!(
+        outln!(
             "{:>5} {:>4} {:>12} {:>10.3} {:>12} {:>10.3} {:>6.1}x",
             c.id,
             c.optimal,
@@ -470,14 +537,14 @@ fn compare_pathfinding(cases: &[BenchCase]) -> Result<()> {
             p.nodes,
             p.micros as f64 / 1000.0,
             p.micros as f64 / h.micros.max(1) as f64
-        );
+        )?;
     }
-    println!(
+    outln!(
         "total: hand {:.3} s, pathfinding {:.3} s, speedup {:.1}x",
         th as f64 / 1e6,
         tp as f64 / 1e6,
         tp as f64 / th.max(1) as f64
-    );
+    )?;
     Ok(())
 }
 
@@ -495,11 +562,11 @@ fn bench_fast_cmd(a: BenchFastArgs) -> Result<()> {
         }
     }
     let n = 2 * a.count;
-    println!(
+    outln!(
         "fast solver on {n} random {r}x{c} boards (both goals): mean {:.2} ms, max {:.2} ms, mean length {:.0}",
         total as f64 / n as f64 / 1000.0,
         max as f64 / 1000.0,
         len as f64 / n as f64
-    );
+    )?;
     Ok(())
 }

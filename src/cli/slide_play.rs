@@ -2,6 +2,7 @@
 //! play --window TITLE` (the live player).
 
 use super::live::GameArgs;
+use super::out::outln;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use llk::slide::play::{PlayConfig, PlayReport};
@@ -105,7 +106,7 @@ pub fn slide_game(args: &GameArgs) -> Result<()> {
         picture(&config.layout(), config.seed)
             .save(path)
             .with_context(|| format!("writing the reference picture {}", path.display()))?;
-        println!("reference picture written to {}", path.display());
+        outln!("reference picture written to {}", path.display())?;
     }
     let title = if args.title == "LLK practice" {
         "LLK slide".to_string()
@@ -121,7 +122,7 @@ pub fn slide_game(args: &GameArgs) -> Result<()> {
         animation: Duration::from_millis(s.slide_ms),
     };
     let out = run_slide(&config, &win)?;
-    println!(
+    outln!(
         "{}: {} moves, {} clicks ({} illegal, {} outside the board) in {:.1} s",
         if out.solved {
             "solved"
@@ -133,7 +134,7 @@ pub fn slide_game(args: &GameArgs) -> Result<()> {
         out.stats.illegal,
         out.stats.outside,
         out.millis as f64 / 1000.0
-    );
+    )?;
     Ok(())
 }
 
@@ -215,13 +216,13 @@ fn prepare(args: &SlidePlayArgs) -> Result<(PlayConfig, Tiles)> {
 /// Prints the report: moves made, clicks, retries, time and moves per second.
 fn print_report(r: &PlayReport, json: bool) -> Result<()> {
     if json {
-        println!("{}", serde_json::to_string(r)?);
+        outln!("{}", serde_json::to_string(r)?)?;
         return Ok(());
     }
     let secs = r.millis as f64 / 1000.0;
     let plan = r.plan_micros as f64 / 1e6;
     let playing = secs - plan;
-    println!(
+    outln!(
         "{}: {} moves made in {:.2} s (planning {:.2} s; {:.1} moves/s while playing), {} clicks, {} retried, {} re-solves, {} frames read ({:.1} ms each)",
         if r.solved { "solved" } else { "not solved" },
         r.moves_made,
@@ -233,7 +234,7 @@ fn print_report(r: &PlayReport, json: bool) -> Result<()> {
         r.resolves,
         r.reads,
         r.read_micros as f64 / 1000.0 / r.reads.max(1) as f64
-    );
+    )?;
     Ok(())
 }
 

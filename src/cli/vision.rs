@@ -1,5 +1,6 @@
 //! `llk read` (screenshot → board text or JSON) and `llk bench read` (reading speed).
 
+use super::out::outln;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use llk::board::Board;
@@ -28,6 +29,9 @@ pub struct ReadArgs {
     /// Only look inside this rectangle of the screenshot: x,y,w,h in pixels.
     #[arg(long, value_parser = parse_region)]
     pub region: Option<(u32, u32, u32, u32)>,
+    /// Which reader: `general` (lattice, pictures, extent, verdict) or `legacy`.
+    #[arg(long, default_value = "legacy")]
+    pub reader: String,
 }
 
 /// Parses "x,y,w,h".
@@ -65,8 +69,14 @@ pub fn read(args: ReadArgs) -> Result<()> {
         cols: args.cols,
         region: args.region,
     };
-    let r = read_frame(&frame, &hints)
-        .map_err(|e| anyhow::anyhow!("{}: {e} [{}]", args.image.display(), e.kind()))?;
+    let r = match args.reader.as_str() {
+        "general" => {
+            llk::vision::reader::read_board(&frame, &hints, &llk::vision::ReaderConfig::default())
+        }
+        "legacy" => read_frame(&frame, &hints),
+        other => bail!("--reader {other:?}: expected general or legacy"),
+    }
+    .map_err(|e| anyhow::anyhow!("{}: {e} [{}]", args.image.display(), e.kind()))?;
     if let (Some(rows), Some(cols)) = (args.rows, args.cols) {
         if (r.grid.rows, r.grid.cols) != (rows, cols) {
             bail!(
@@ -78,9 +88,9 @@ pub fn read(args: ReadArgs) -> Result<()> {
         }
     }
     if args.json {
-        println!("{}", serde_json::to_string(&reading_json(&r))?);
+        outln!("{}", serde_json::to_string(&reading_json(&r))?)?;
     } else {
-        println!("{}", r.board);
+        outln!("{}", r.board)?;
         if !r.unsure.is_empty() {
             let cells: Vec<String> = r.unsure.iter().map(|p| p.to_string()).collect();
             eprintln!("llk: unsure cells: {}", cells.join(" "));
@@ -138,8 +148,8 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     }
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let board: Board = llk::render::fixtures::random_board(11, 19, 30, 1.0, 0, &mut rng);
-    println!("| frame | call | median ms | p10 ms | p90 ms | median CPU ms |");
-    println!("|---|---|---|---|---|---|");
+    outln!("| frame | call | median ms | p10 ms | p90 ms | median CPU ms |")?;
+    outln!("|---|---|---|---|---|---|")?;
     for (theme, background) in [
         (Theme::Classic, Background::Plain),
         (Theme::Mahjong, Background::Noise),
@@ -177,7 +187,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             } else {
                 format!("{:.2}", median_ms(c).0)
             };
-            println!("| {name} | {call} | {m:.2} | {lo:.2} | {hi:.2} | {cpu} |");
+            outln!("| {name} | {call} | {m:.2} | {lo:.2} | {hi:.2} | {cpu} |")?;
         }
     }
     if let Some(path) = &args.image {
@@ -195,7 +205,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .context("image path has no file name")?;
-        println!("| {name} | read | {m:.2} | {lo:.2} | {hi:.2} | {cpu} |");
+        outln!("| {name} | read | {m:.2} | {lo:.2} | {hi:.2} | {cpu} |")?;
     }
     Ok(())
 }

@@ -63,6 +63,13 @@ pub fn generate(spec: &GenSpec) -> Result<Board, String> {
             "board size {rows}×{cols}: rows and cols must be at least 1"
         ));
     }
+    if rows > crate::board::MAX_SIDE || cols > crate::board::MAX_SIDE {
+        return Err(format!(
+            "board size {rows}×{cols}: at most {} rows and {} columns are supported",
+            crate::board::MAX_SIDE,
+            crate::board::MAX_SIDE
+        ));
+    }
     if copies == 0 || copies % 2 == 1 {
         return Err(format!(
             "copies per type must be even and at least 2 (tiles go in pairs), got {copies}"
@@ -149,7 +156,7 @@ mod tests {
             ..ok
         })
         .unwrap_err();
-        assert!(e.contains("more than"), "{e}");
+        assert!(e.contains("at most 256 rows"), "{e}");
         let e = generate(&GenSpec { rows: 0, ..ok }).unwrap_err();
         assert!(e.contains("at least 1"), "{e}");
         let e = generate(&GenSpec {

@@ -72,9 +72,12 @@ impl FromStr for Strategy {
     }
 }
 
-/// The strategy and the budget of [`Strategy::Search`] (the others take one pass and ignore
-/// it). The budget exists so a live bot never hangs on a hard board: it gets
-/// [`Outcome::GaveUp`] and can fall back to a greedy move.
+/// The strategy and its budget. Every strategy honours the budget, the search's opening
+/// greedy pass and the building of the returned paths included: a live bot never hangs on a
+/// hard or huge board, it gets [`Outcome::GaveUp`] (with the moves made so far by greedy
+/// and paper) and can fall back to a greedy move. A budget is checked once a move, so it is
+/// overshot by at most one move's work (measured: --max-ms 100 on a 256×256 board ends
+/// within 0.2 s, see `tests/regression.rs`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct PlanOptions {
     /// How to pick moves.
@@ -105,7 +108,8 @@ pub enum Outcome {
     Stuck,
     /// The search proved that no order clears the board (or a type has an odd count).
     Unsolvable,
-    /// The search ran out of budget; nothing is known.
+    /// The budget ran out: the search knows nothing; greedy and paper return the moves made
+    /// before it ran out.
     GaveUp,
 }
 
@@ -161,11 +165,15 @@ pub fn plan(board: &Board, rules: &Rules, opts: &PlanOptions) -> Plan {
     }
     // A Board holds at most 94 distinct chars, below the padded grid's 254 ids.
     let (ctx, start) = Ctx::new(board, rules).expect("a Board has at most 94 tile types");
-    let (outcome, idx_moves, states) = match opts.strategy {
-        Strategy::Greedy => one_pass(&ctx, &start, |ctx, st, groups, _| {
+    let limits = Limits {
+        max_states: opts.max_states,
+        deadline: opts.max_time.map(|d| t0 + d),
+    };
+    let (outcome, _, moves, states) = match opts.strategy {
+        Strategy::Greedy => one_pass(&ctx, &start, &limits, true, |ctx, st, groups, _| {
             ctx.first_pair(st, groups)
         }),
-        Strategy::Paper => one_pass(&ctx, &start, |ctx, st, groups, pairs| {
+        Strategy::Paper => one_pass(&ctx, &start, &limits, true, |ctx, st, groups, pairs| {
             ctx.pairs(st, groups, pairs);
             let scorer = PaperScorer::new(ctx, st);
             let mut best: Option<((Idx, Idx), f64)> = None;
@@ -177,29 +185,50 @@ pub fn plan(board: &Board, rules: &Rules, opts: &PlanOptions) -> Plan {
             }
             best.map(|(m, _)| m)
         }),
-        Strategy::Search => run_search(&ctx, &start, opts, t0),
+        Strategy::Search => {
+            let (outcome, idx_moves, states) = run_search(&ctx, &start, opts, &limits);
+            // The paths are built inside the budget too: a clearing order whose paths are
+            // not all built in time is no plan (nothing is returned, as on a give-up).
+            match links(&ctx, &start, &idx_moves, limits.deadline) {
+                Some(moves) => (outcome, Vec::new(), moves, states),
+                None => (Outcome::GaveUp, Vec::new(), Vec::new(), states),
+            }
+        }
     };
-    finish(outcome, links(&ctx, &start, &idx_moves), states)
+    finish(outcome, moves, states)
 }
 
-/// Greedy and paper: pick a move, make it, repeat; never undo.
+/// Greedy and paper: pick a move, make it, repeat; never undo. Stops with
+/// [`Outcome::GaveUp`] before a move once `limits.max_states` moves are made or the deadline
+/// has passed. With `paths`, each move's link path is built as it is made (inside the
+/// budget) and returned; otherwise the links are empty.
 fn one_pass(
     ctx: &Ctx,
     start: &State,
+    limits: &Limits,
+    paths: bool,
     mut pick: impl FnMut(&Ctx, &State, &mut Vec<Vec<Idx>>, &mut Vec<(Idx, Idx)>) -> Option<(Idx, Idx)>,
-) -> (Outcome, Vec<(Idx, Idx)>, u64) {
+) -> (Outcome, Vec<(Idx, Idx)>, Vec<Link>, u64) {
     let mut st = start.clone();
     let (mut groups, mut pairs, mut moves) = (Vec::new(), Vec::new(), Vec::new());
+    let mut links = Vec::new();
     let mut states = 0;
     while st.tiles > 0 {
+        let late = limits.deadline.is_some_and(|d| Instant::now() >= d);
+        if states >= limits.max_states || late {
+            return (Outcome::GaveUp, moves, links, states);
+        }
         states += 1;
         let Some((a, b)) = pick(ctx, &st, &mut groups, &mut pairs) else {
-            return (Outcome::Stuck, moves, states);
+            return (Outcome::Stuck, moves, links, states);
         };
+        if paths {
+            links.push(link_of(ctx, &st, a, b));
+        }
         ctx.remove(&mut st, a, b);
         moves.push((a, b));
     }
-    (Outcome::Cleared, moves, states)
+    (Outcome::Cleared, moves, links, states)
 }
 
 /// The search strategy on the padded grid.
@@ -207,20 +236,22 @@ fn run_search(
     ctx: &Ctx,
     start: &State,
     opts: &PlanOptions,
-    t0: Instant,
+    limits: &Limits,
 ) -> (Outcome, Vec<(Idx, Idx)>, u64) {
-    let limits = Limits {
-        max_states: opts.max_states,
-        deadline: opts.max_time.map(|d| t0 + d),
-    };
     // A greedy pass first: it costs one dive (well under a millisecond at 11×19) and now
     // and then clears a board whose heuristic order leads the search into a subtree too
-    // big for the budget. Its states count toward the total.
-    let (outcome, moves, greedy_states) =
-        one_pass(ctx, start, |ctx, st, groups, _| ctx.first_pair(st, groups));
-    if outcome == Outcome::Cleared {
-        return (outcome, moves, greedy_states);
+    // big for the budget. Its states count toward the total, and it stops at the budget
+    // like the search (then nothing is known: its moves are not a plan).
+    let (outcome, moves, _, greedy_states) =
+        one_pass(ctx, start, limits, false, |ctx, st, groups, _| {
+            ctx.first_pair(st, groups)
+        });
+    match outcome {
+        Outcome::Cleared => return (outcome, moves, greedy_states),
+        Outcome::GaveUp => return (outcome, Vec::new(), greedy_states),
+        _ => {}
     }
+    let limits = *limits;
     let limits = Limits {
         max_states: limits.max_states.saturating_sub(greedy_states),
         ..limits
@@ -464,23 +495,35 @@ pub fn paper_score(s: usize, ga: f64, gb: f64) -> f64 {
 }
 
 /// Turns padded-grid moves into [`Link`]s, each relative to the board at its step.
-fn links(ctx: &Ctx, start: &State, moves: &[(Idx, Idx)]) -> Vec<Link> {
+/// The link of removing `a` and `b` from `st`, with its path.
+fn link_of(ctx: &Ctx, st: &State, a: Idx, b: Idx) -> Link {
+    let path = ctx
+        .best_path(st, a, b)
+        .expect("the planner only makes moves that link");
+    Link {
+        a: ctx.pos(a),
+        b: ctx.pos(b),
+        path,
+    }
+}
+
+/// The moves as [`Link`]s with their paths; `None` when `deadline` passes first.
+fn links(
+    ctx: &Ctx,
+    start: &State,
+    moves: &[(Idx, Idx)],
+    deadline: Option<Instant>,
+) -> Option<Vec<Link>> {
     let mut st = start.clone();
-    moves
-        .iter()
-        .map(|&(a, b)| {
-            let path = ctx
-                .best_path(&st, a, b)
-                .expect("the planner only makes moves that link");
-            let link = Link {
-                a: ctx.pos(a),
-                b: ctx.pos(b),
-                path,
-            };
-            ctx.remove(&mut st, a, b);
-            link
-        })
-        .collect()
+    let mut out = Vec::with_capacity(moves.len());
+    for &(a, b) in moves {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
+        }
+        out.push(link_of(ctx, &st, a, b));
+        ctx.remove(&mut st, a, b);
+    }
+    Some(out)
 }
 
 /// Plays `moves` on a copy of `board`, checking each with [`check_link`] before removing it

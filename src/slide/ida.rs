@@ -6,6 +6,7 @@ use super::heuristic::{col_conflict, row_conflict, tile_manhattan};
 use super::pdb::{PatternDb, MAX_PATTERNS};
 use super::puzzle::{step, Dir};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
 
 /// An estimate that can follow single moves cheaply. `Acc` is whatever summary makes the
 /// update O(1)-ish (a sum, per-line conflicts, table indices); `h` reads the estimate off it.
@@ -297,6 +298,7 @@ struct Ctx<'h, H: Incremental> {
     expanded: u64,
     generated: u64,
     max_nodes: u64,
+    deadline: Option<Instant>,
     stop: &'h AtomicBool,
 }
 
@@ -322,6 +324,10 @@ impl<H: Incremental> Ctx<'_, H> {
         }
         self.expanded += 1;
         if self.expanded > self.max_nodes {
+            return None;
+        }
+        // The clock is read every 65536 expansions (a few milliseconds of search).
+        if self.expanded & 0xffff == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
             return None;
         }
         if self.expanded & 0x3ff == 0 && self.stop.load(Ordering::Relaxed) {
@@ -395,6 +401,22 @@ where
     H: Incremental + Sync,
     H::Acc: Send + Sync,
 {
+    ida_star_until(width, height, tiles, heur, max_nodes, None)
+}
+
+/// [`ida_star`] that also gives up (`None`) once `deadline` has passed.
+pub fn ida_star_until<H>(
+    width: usize,
+    height: usize,
+    tiles: &[u8],
+    heur: &H,
+    max_nodes: u64,
+    deadline: Option<Instant>,
+) -> Option<IdaOutcome>
+where
+    H: Incremental + Sync,
+    H::Acc: Send + Sync,
+{
     let cells = width * height;
     let mut t = [0u8; 64];
     t[..cells].copy_from_slice(tiles);
@@ -423,6 +445,7 @@ where
         expanded: 0,
         generated: 1,
         max_nodes,
+        deadline,
         stop: &stop,
     };
     let mut last_iteration = 0;
@@ -526,12 +549,13 @@ where
     let stop = ctx.stop;
     stop.store(false, Ordering::Relaxed);
     let taken = AtomicUsize::new(0);
-    let (heur, cells, nbrs, bound, max_nodes) = (
+    let (heur, cells, nbrs, bound, max_nodes, deadline) = (
         ctx.heur,
         ctx.cells,
         ctx.nbrs,
         ctx.bound,
         ctx.max_nodes.saturating_sub(ctx.expanded),
+        ctx.deadline,
     );
     let items = &items;
     let results: Vec<WorkerResult> = std::thread::scope(|s| {
@@ -549,6 +573,7 @@ where
                         expanded: 0,
                         generated: 0,
                         max_nodes,
+                        deadline,
                         stop,
                     };
                     let mut found = None;

@@ -29,4 +29,6 @@ pub mod solve;
 
 pub use heuristic::Heuristic;
 pub use puzzle::{moves_from_str, moves_to_string, parse_size, Dir, Goal, Puzzle};
-pub use solve::{solve, solve_with, Algo, Limits, Solution};
+pub use solve::{
+    solve, solve_with, stored_node_bytes, Algo, Bound, GaveUp, Limits, Solution, DEFAULT_MAX_MEMORY,
+};

@@ -127,15 +127,57 @@ pub fn partition(width: usize, height: usize, name: &str) -> Result<Vec<Vec<u8>>
 }
 
 /// Where tables are cached: `$LLK_CACHE`, else `$XDG_CACHE_HOME/llk`, else `~/.cache/llk`.
+/// An empty variable counts as unset (so `LLK_CACHE=""` does not mean the current folder),
+/// and so does a relative `XDG_CACHE_HOME`, which the XDG specification says to ignore.
 pub fn cache_dir() -> PathBuf {
-    if let Some(p) = std::env::var_os("LLK_CACHE") {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(p) = var("LLK_CACHE") {
         return PathBuf::from(p);
     }
-    if let Some(p) = std::env::var_os("XDG_CACHE_HOME") {
+    if let Some(p) = var("XDG_CACHE_HOME").filter(|p| Path::new(p).is_absolute()) {
         return PathBuf::from(p).join("llk");
     }
-    let home = std::env::var_os("HOME").unwrap_or_else(|| ".".into());
+    let home = var("HOME").unwrap_or_else(|| ".".into());
     PathBuf::from(home).join(".cache").join("llk")
+}
+
+/// The pattern-table cache folder cannot be created or written.
+#[derive(Debug)]
+pub struct CacheError {
+    /// The folder.
+    pub dir: PathBuf,
+    /// What failed.
+    pub source: std::io::Error,
+}
+
+impl std::fmt::Display for CacheError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the pattern-table cache {} is not writable: {} (set LLK_CACHE to a writable folder)",
+            self.dir.display(),
+            self.source
+        )
+    }
+}
+
+impl std::error::Error for CacheError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// Creates the cache folder and checks that a file can be written in it (by writing and
+/// removing a small probe), so a build that would be lost is refused before it starts.
+pub fn check_cache_dir(dir: &Path) -> std::result::Result<(), CacheError> {
+    let err = |source| CacheError {
+        dir: dir.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(err)?;
+    let probe = dir.join(format!(".llk-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"llk").map_err(err)?;
+    std::fs::remove_file(&probe).map_err(err)
 }
 
 fn refl_cell(c: usize, width: usize) -> usize {
@@ -400,12 +442,34 @@ fn excess_table(width: usize, cells: usize, p: &[u8], t: &[u8], dense: bool) -> 
 impl PatternDb {
     /// Loads each pattern's table from `cache` (when given and valid) or builds it — the
     /// builds run on parallel threads with a progress bar — and saves what it built.
-    /// A cached file that fails its checks is reported on stderr and rebuilt.
+    /// A cached file that fails its checks is reported on stderr and rebuilt; a table that
+    /// cannot be saved is reported on stderr and used anyway.
     pub fn load_or_build(
         width: usize,
         height: usize,
         patterns: Vec<Vec<u8>>,
         cache: Option<&Path>,
+    ) -> Result<PatternDb> {
+        PatternDb::load_or_build_with(width, height, patterns, cache, false)
+    }
+
+    /// `load_or_build` for filling the cache (`llk slide pdb`): a table that cannot be
+    /// saved in `cache` is an error instead of a warning.
+    pub fn build_into_cache(
+        width: usize,
+        height: usize,
+        patterns: Vec<Vec<u8>>,
+        cache: &Path,
+    ) -> Result<PatternDb> {
+        PatternDb::load_or_build_with(width, height, patterns, Some(cache), true)
+    }
+
+    fn load_or_build_with(
+        width: usize,
+        height: usize,
+        patterns: Vec<Vec<u8>>,
+        cache: Option<&Path>,
+        must_save: bool,
     ) -> Result<PatternDb> {
         let cells = width * height;
         if cells > 16 {
@@ -467,8 +531,13 @@ impl PatternDb {
                 let t = build_dense(width, height, &patterns[i], threads, &bar);
                 if let Some(dir) = cache {
                     let f = cache_file(dir, width, height, &patterns[i]);
-                    if let Err(e) = save_table(&f, width, height, &patterns[i], &t) {
-                        eprintln!("could not cache pattern table: {e:#}");
+                    match save_table(&f, width, height, &patterns[i], &t) {
+                        Err(e) if must_save => {
+                            bar.finish_and_clear();
+                            return Err(e.context("could not cache the pattern table"));
+                        }
+                        Err(e) => eprintln!("could not cache pattern table: {e:#}"),
+                        Ok(()) => {}
                     }
                 }
                 tables[i] = Some(t);
@@ -807,6 +876,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A table that cannot be saved is an error for `build_into_cache` (what `llk slide
+    /// pdb` uses) and a warning for `load_or_build` (what a solve uses).
+    #[test]
+    fn build_into_cache_fails_when_the_table_cannot_be_saved() {
+        let dir = std::env::temp_dir().join(format!("llk-pdb-ro-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("file");
+        std::fs::write(&file, "x").unwrap();
+        let cache = file.join("cache");
+        let pats = default_patterns(3, 3);
+        assert!(check_cache_dir(&cache).is_err());
+        let e = PatternDb::build_into_cache(3, 3, pats.clone(), &cache).unwrap_err();
+        assert!(format!("{e:#}").contains("could not cache"), "{e:#}");
+        assert!(PatternDb::load_or_build(3, 3, pats, Some(&cache)).is_ok());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -115,8 +115,8 @@ pub fn plan_moves(start: &Puzzle, goal: Goal) -> Result<Solution> {
         }
     }
     let budget = Limits {
-        depth: None,
-        max_nodes: 3_000_000,
+        max_nodes: Some(3_000_000),
+        ..Limits::default()
     };
     solve(
         start,

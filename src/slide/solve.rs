@@ -10,7 +10,7 @@ use super::search;
 use anyhow::{bail, Context, Result};
 use std::cell::Cell;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Search algorithm, chosen by name on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
@@ -40,25 +40,126 @@ impl Algo {
     pub fn is_optimal(self) -> bool {
         !matches!(self, Algo::Dfs | Algo::Dls | Algo::Fast)
     }
+
+    /// The node limit when [`Limits::max_nodes`] is `None`: none for `idastar`, whose
+    /// memory is one path and whose time with pattern tables is seconds on 4×4 (the hardest
+    /// 15-puzzles, 80 moves, take 2.5–4.6 s), and 50M for the others, which either keep
+    /// their nodes (memory is bounded separately) or search blind (`ids`, `dls`,
+    /// `pf-idastar`), where 50M nodes take about a minute.
+    pub fn default_max_nodes(self) -> u64 {
+        match self {
+            Algo::Idastar => u64::MAX,
+            _ => 50_000_000,
+        }
+    }
 }
 
 /// Bounds a search must respect, so a hopeless choice (BFS on 8×8) fails cleanly instead of
-/// exhausting memory.
+/// exhausting memory or running for hours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Depth bound of `dfs` and `dls`; default: the length of the `fast` solution, which
     /// guarantees a solution exists within it.
     pub depth: Option<usize>,
-    /// Most nodes expanded before giving up.
-    pub max_nodes: u64,
+    /// Most nodes expanded before giving up; `None`: the algorithm's own default
+    /// ([`Algo::default_max_nodes`]: none for `idastar`, 50M for the others).
+    pub max_nodes: Option<u64>,
+    /// Most wall-clock time before giving up; `None`: no time bound.
+    pub max_time: Option<Duration>,
+    /// Most bytes the searches that keep every node they reach (`bfs`, `bibfs`, `astar`,
+    /// `dfs`) may hold, estimated per stored node (see [`stored_node_bytes`]).
+    pub max_memory: u64,
 }
+
+/// The default of [`Limits::max_memory`]: 2 GiB.
+pub const DEFAULT_MAX_MEMORY: u64 = 2 << 30;
 
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
             depth: None,
-            max_nodes: 50_000_000,
+            max_nodes: None,
+            max_time: None,
+            max_memory: DEFAULT_MAX_MEMORY,
         }
+    }
+}
+
+/// Which bound a search reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// `max_nodes` expansions.
+    Nodes(u64),
+    /// `max_memory` bytes of stored nodes.
+    Memory(u64),
+    /// `max_time`.
+    Time(Duration),
+}
+
+/// A search stopped at one of its [`Limits`] before finding a solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GaveUp {
+    /// The search.
+    pub algo: Algo,
+    /// The bound it reached.
+    pub bound: Bound,
+    /// Nodes expanded when it stopped.
+    pub nodes: u64,
+    /// Nodes stored when it stopped (generated, for the searches that keep them).
+    pub stored: u64,
+}
+
+impl std::fmt::Display for GaveUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let algo = self.algo;
+        match self.bound {
+            Bound::Nodes(max) => write!(
+                f,
+                "{algo:?} gave up after {} nodes expanded (limit {max}, --max-nodes)",
+                self.nodes
+            )?,
+            Bound::Memory(max) => write!(
+                f,
+                "{algo:?} gave up at its memory limit ({} MiB, --max-memory) with {} nodes \
+                 stored and {} expanded",
+                max >> 20,
+                self.stored,
+                self.nodes
+            )?,
+            Bound::Time(t) => write!(
+                f,
+                "{algo:?} gave up after {:.1} s (limit, --max-secs) and {} nodes expanded",
+                t.as_secs_f64(),
+                self.nodes
+            )?,
+        }
+        match algo {
+            Algo::Idastar => write!(f, "; try --algo fast for a quick non-optimal solution"),
+            _ => write!(
+                f,
+                "; try --algo idastar (optimal, memory of one path) or fast (not optimal)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GaveUp {}
+
+/// Bytes of memory per node generated (children made, duplicates included) by the
+/// searches that keep nodes, for boards of `cells` cells: what `max_memory` is divided by.
+/// Peak RSS depends on where the hash tables are in their doubling when the search stops;
+/// with these figures, on the 15-puzzle `14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3` at limits
+/// of 100, 200, 300 and 500 MiB the peak stayed at 69–95 % of the limit for `bfs`, `bibfs`
+/// and `astar` (the highest, 92 %, bfs at 200 MiB), and `dfs`, whose table doubles more
+/// steeply, gets a larger figure (it peaked at 103 % with the `bfs` one). A board's heap
+/// block grows with the cells (32 bytes up to 24 cells).
+pub fn stored_node_bytes(algo: Algo, cells: usize) -> u64 {
+    // malloc's block for a board: 8 bytes of header, rounded up to 16, at least 32.
+    let block = (cells as u64 + 8).div_ceil(16).max(2) * 16;
+    match algo {
+        Algo::Astar => 44 + block,
+        Algo::Dfs => 48 + block,
+        _ => 32 + block,
     }
 }
 
@@ -137,7 +238,7 @@ pub fn solve_with(
         None
     };
     let clock = Instant::now();
-    let (moves, nodes, generated) = run(&canon, algo, heuristic, db, limits)?;
+    let (moves, nodes, generated) = run(&canon, algo, heuristic, db, limits, clock)?;
     let micros = clock.elapsed().as_micros() as u64;
     let moves: Vec<Dir> = if flip {
         moves.into_iter().map(Dir::opposite).collect()
@@ -191,50 +292,89 @@ fn run(
     heur: Heuristic,
     db: Option<Arc<PatternDb>>,
     limits: &Limits,
+    clock: Instant,
 ) -> Result<(Vec<Dir>, u64, u64)> {
     let (w, h) = (canon.width(), canon.height());
     let goal = Puzzle::solved(w, h, Goal::BlankFirst)?;
     let goal_tiles = goal.tiles().to_vec();
-    let max = limits.max_nodes;
-    let gave_up = |nodes: u64| -> anyhow::Error {
-        anyhow::anyhow!(
-            "{algo:?} gave up after {nodes} nodes (limit {max}); try --algo idastar or fast"
-        )
+    let max = limits.max_nodes.unwrap_or_else(|| algo.default_max_nodes());
+    let deadline = limits.max_time.map(|t| clock + t);
+    let timed_out = || deadline.is_some_and(|d| Instant::now() >= d);
+    let gave_up = |bound: Bound, nodes: u64, stored: u64| -> anyhow::Error {
+        GaveUp {
+            algo,
+            bound,
+            nodes,
+            stored,
+        }
+        .into()
+    };
+    // IDA* returns None at either bound; the clock tells which.
+    let ida_bound = || match limits.max_time {
+        Some(t) if timed_out() => Bound::Time(t),
+        _ => Bound::Nodes(max),
     };
     if algo == Algo::Ids {
         // Iterative deepening is IDA* with a zero estimate; the hand-written loop avoids
         // cloning boards and the O(depth) path check of `pathfinding::iddfs`, which took
         // minutes on the 8-puzzle's 31-move positions.
-        let out = ida::ida_star(w, h, canon.tiles(), &ZeroH, max).ok_or_else(|| gave_up(max))?;
+        let out = ida::ida_star_until(w, h, canon.tiles(), &ZeroH, max, deadline)
+            .ok_or_else(|| gave_up(ida_bound(), max, 0))?;
         return Ok((out.moves, out.expanded, out.generated));
     }
     if algo == Algo::Idastar {
         let t = canon.tiles();
+        let d = deadline;
         let out = match (heur, &db) {
-            (Heuristic::Zero, _) => ida::ida_star(w, h, t, &ZeroH, max),
-            (Heuristic::Misplaced, _) => ida::ida_star(w, h, t, &MisplacedH, max),
-            (Heuristic::Manhattan, _) => ida::ida_star(w, h, t, &ManhattanH::new(w, h), max),
-            (Heuristic::LinearConflict, _) => ida::ida_star(w, h, t, &ConflictH::new(w, h), max),
-            (Heuristic::Pdb, Some(db)) => ida::ida_star(w, h, t, &PdbH::new(db), max),
+            (Heuristic::Zero, _) => ida::ida_star_until(w, h, t, &ZeroH, max, d),
+            (Heuristic::Misplaced, _) => ida::ida_star_until(w, h, t, &MisplacedH, max, d),
+            (Heuristic::Manhattan, _) => {
+                ida::ida_star_until(w, h, t, &ManhattanH::new(w, h), max, d)
+            }
+            (Heuristic::LinearConflict, _) => {
+                ida::ida_star_until(w, h, t, &ConflictH::new(w, h), max, d)
+            }
+            (Heuristic::Pdb, Some(db)) => ida::ida_star_until(w, h, t, &PdbH::new(db), max, d),
             (Heuristic::Pdb, None) => bail!("pattern database not loaded"),
         };
-        let out = out.ok_or_else(|| gave_up(max))?;
+        let out = out.ok_or_else(|| gave_up(ida_bound(), max, 0))?;
         return Ok((out.moves, out.expanded, out.generated));
     }
     if algo == Algo::Fast {
         let moves = fast::solve_blank_last(&canon.converted())?;
         return Ok((moves.into_iter().map(Dir::opposite).collect(), 0, 0));
     }
-    // Generic searches on whole boards as nodes; the counter doubles as the node limit
-    // (an exhausted counter yields no successors, which ends any of these searches).
+    // Generic searches on whole boards as nodes. The successor closure enforces every
+    // bound: once one is reached it yields no more successors (which ends any of these
+    // searches as it drains what it holds) and stops counting.
+    let per_node = stored_node_bytes(algo, w * h);
+    let max_stored = match algo {
+        Algo::Bfs | Algo::Bibfs | Algo::Astar | Algo::Dfs => limits.max_memory / per_node,
+        // Tree searches keep one path.
+        _ => u64::MAX,
+    };
     let count = Cell::new(0u64);
     let made = Cell::new(1u64);
+    let stopped: Cell<Option<Bound>> = Cell::new(None);
     let succ = |s: &Vec<u8>| -> Vec<Vec<u8>> {
-        let n = count.get() + 1;
-        count.set(n);
-        if n > max {
+        if stopped.get().is_some() {
             return Vec::new();
         }
+        let n = count.get() + 1;
+        let bound = if n > max {
+            Some(Bound::Nodes(max))
+        } else if made.get() + 4 > max_stored {
+            Some(Bound::Memory(limits.max_memory))
+        } else if n & 0x3ff == 0 && timed_out() {
+            limits.max_time.map(Bound::Time)
+        } else {
+            None
+        };
+        if bound.is_some() {
+            stopped.set(bound);
+            return Vec::new();
+        }
+        count.set(n);
         let b = s.iter().position(|&t| t == 0).unwrap_or(0);
         let kids: Vec<Vec<u8>> = Dir::ALL
             .iter()
@@ -287,8 +427,8 @@ fn run(
     };
     let nodes = count.get();
     let Some(path) = path else {
-        if nodes > max {
-            return Err(gave_up(nodes - 1));
+        if let Some(bound) = stopped.get() {
+            return Err(gave_up(bound, nodes, made.get()));
         }
         bail!("{algo:?} found no solution within its depth bound");
     };

@@ -8,8 +8,9 @@ use std::path::Path;
 
 /// Largest side we accept: bigger than any screen (an 8K display is 7680 px wide).
 pub const MAX_SIDE: u32 = 16_384;
-/// Most bytes the decoder may allocate: a 16384² RGBA image is 1 GiB, far more than a
-/// screenshot needs, so stop at 512 MiB.
+/// Most bytes an image may take once decoded and converted to RGBA (4 bytes a pixel), and
+/// most the decoder may allocate: a 16384² RGBA image is 1 GiB, far more than a screenshot
+/// needs, so stop at 512 MiB (an 8K frame, 7680×4320, is 127 MiB).
 pub const MAX_ALLOC: u64 = 512 * 1024 * 1024;
 
 /// Loads PNG/JPEG/BMP with memory limits; errors name the file and the problem.
@@ -49,6 +50,18 @@ pub fn load_image(path: &Path) -> Result<RgbaImage> {
             path.display()
         );
     }
+    // The decoder's own limit counts its buffer in the file's pixel format, 1/32 of RGBA's
+    // for a 1-bit PNG, so a small file could still cost gigabytes after conversion: bound
+    // the RGBA size before decoding.
+    let rgba = u64::from(w) * u64::from(h) * 4;
+    if rgba > MAX_ALLOC {
+        bail!(
+            "{}: a {w}x{h} image takes {} MiB as RGBA, more than the {} MiB this reader accepts",
+            path.display(),
+            rgba >> 20,
+            MAX_ALLOC >> 20
+        );
+    }
     // into_dimensions consumed the reader: open again to decode.
     let file = std::fs::File::open(path)
         .with_context(|| format!("cannot open image {}", path.display()))?;
@@ -66,5 +79,49 @@ pub fn load_image(path: &Path) -> Result<RgbaImage> {
     if img.width() == 0 || img.height() == 0 {
         bail!("{}: image has zero size ({w}x{h})", path.display());
     }
-    Ok(img.to_rgba8())
+    Ok(img.into_rgba8())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `w`×`h` 1-bit grey PNG, all black: a few hundred bytes a megapixel.
+    fn one_bit_png(path: &Path, w: u32, h: u32) {
+        let file = std::fs::File::create(path).unwrap();
+        let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
+        enc.set_color(png::ColorType::Grayscale);
+        enc.set_depth(png::BitDepth::One);
+        let mut writer = enc.write_header().unwrap();
+        let row = vec![0u8; w.div_ceil(8) as usize];
+        let mut stream = writer.stream_writer().unwrap();
+        for _ in 0..h {
+            std::io::Write::write_all(&mut stream, &row).unwrap();
+        }
+        stream.finish().unwrap();
+    }
+
+    /// Issue 21 item 8: a small 16384² 1-bit PNG decoded under the decoder's limit (32 MiB
+    /// as 1-bit, 256 MiB as 8-bit grey) and cost 1 GiB more when converted to RGBA. Its RGBA
+    /// size is refused before decoding; a picture within the bound still loads.
+    #[test]
+    fn rgba_size_is_bounded_before_decoding() {
+        let dir = std::env::temp_dir().join(format!("llk-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let big = dir.join("big-1bit.png");
+        one_bit_png(&big, MAX_SIDE, MAX_SIDE);
+        assert!(std::fs::metadata(&big).unwrap().len() < 1 << 20);
+        // Never format the image itself: its Debug form lists every byte.
+        let e = match load_image(&big) {
+            Ok(img) => panic!("a {:?} image was decoded", img.dimensions()),
+            Err(e) => e.to_string(),
+        };
+        assert!(e.contains("1024 MiB as RGBA"), "{e}");
+        let ok = dir.join("ok-1bit.png");
+        one_bit_png(&ok, 640, 480);
+        let img = load_image(&ok).unwrap();
+        assert_eq!(img.dimensions(), (640, 480));
+        assert_eq!(img.get_pixel(3, 3).0, [0, 0, 0, 255]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -1,0 +1,83 @@
+//! Every threshold the board reader uses, in one place, each with the measured populations
+//! that justify it. Stages take the config as a parameter; nothing in them is a bare number
+//! that decides.
+
+/// The reader's thresholds. [`ReaderConfig::default`] is what `llk read` and `llk play` use.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReaderConfig {
+    /// Smallest cell pitch looked for, px. Tiles under about 16 px cannot be told apart by a
+    /// player either; the smallest tiles seen on real boards are 20 px at 100 % scale.
+    pub min_pitch: f32,
+    /// Largest cell pitch looked for, px (also bounded by a third of the frame, so at least
+    /// three cells fit across). Phone screenshots at 3× scale have tiles of up to 200 px.
+    pub max_pitch: f32,
+    /// An autocorrelation peak must reach this (of the zero-lag value) to be a period. Tile
+    /// lattices give 0.3–0.9 at their pitch; edge profiles of text, photos and menus stay
+    /// under 0.15 away from lag 0.
+    pub min_periodicity: f32,
+    /// A divisor of the strongest comb (pitch / 2, / 3) is taken instead when the profile
+    /// also repeats at the divisor's own teeth between the strongest comb's, at least this
+    /// share of the strongest comb's score: the multiples of a pitch comb as well as the
+    /// pitch itself, but only the real period repeats in between. Boards whose rows carry a
+    /// second, coarser rhythm (alternate rows shaded) measure 0.45 there; the flat humps of
+    /// glyph strokes under a true pitch measure 0.0–0.1.
+    pub divisor_keep: f32,
+    /// Blocks per side of a cell descriptor (block means of the cell's inner part).
+    pub blocks: usize,
+    /// Fraction of the pitch cut from each side of a cell before it is described: keeps the
+    /// neighbours' borders, 3-D sides and drop shadows out of the comparison (they are 4–12 %
+    /// of the pitch on the games measured).
+    pub inset: f32,
+    /// Two cells whose descriptors differ by less than this (mean absolute difference of
+    /// block means, 0–255) are always one picture: same-sprite pairs measure 0–2 on PNG
+    /// captures and 1–4 under JPEG quality 60–90.
+    pub same_floor: f32,
+    /// Two cells that differ by more than this are never one picture, whatever the frame's
+    /// own populations say: different sprites of one tile set measure 9 and up.
+    pub different_ceiling: f32,
+    /// The cut between same and different pictures sits where the sorted minimum-spanning
+    /// distances jump by at least this factor (log scale gap between the two populations).
+    pub min_gap_ratio: f32,
+    /// A cell is flat when the spread of its block means is under this: plain ground, or a
+    /// blank face. Textured grounds measure 3–15, tile pictures 20 and up.
+    pub flat_spread: f32,
+    /// An empty cell's descriptor lies within this of the ground model (the cells around the
+    /// board), after removing the model's own spread.
+    pub ground_margin: f32,
+    /// A board needs at least this many tiles read, else the frame shows no board.
+    pub min_tiles: usize,
+    /// Share of tiles that may be unpaired (odd or lone pictures) before the frame is judged
+    /// `not-lianliankan` (most pictures have no twin: a sliding puzzle, a numbers grid).
+    pub max_unpaired_share: f32,
+    /// Unpaired tiles allowed on a readable board: the selected tile and a hovered one.
+    pub max_unpaired: usize,
+    /// A type holding at least this many times the median type count (and
+    /// [`ReaderConfig::obstacle_min_count`]) is an obstacle (locks, stones): tile types come
+    /// 2–4 at a time on every board measured, obstacles by the dozen.
+    pub obstacle_crowd: f32,
+    /// See [`ReaderConfig::obstacle_crowd`].
+    pub obstacle_min_count: usize,
+}
+
+impl Default for ReaderConfig {
+    fn default() -> Self {
+        ReaderConfig {
+            min_pitch: 14.0,
+            max_pitch: 220.0,
+            min_periodicity: 0.08,
+            divisor_keep: 0.4,
+            blocks: 10,
+            inset: 0.14,
+            same_floor: 2.5,
+            different_ceiling: 16.0,
+            min_gap_ratio: 1.8,
+            flat_spread: 6.0,
+            ground_margin: 6.0,
+            min_tiles: 4,
+            max_unpaired_share: 0.4,
+            max_unpaired: 2,
+            obstacle_crowd: 3.0,
+            obstacle_min_count: 10,
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! Stage 1, the lattice: the cell pitch of each axis, to a fraction of a pixel, and where the
+//! cell boundaries fall.
+//!
+//! A tile board is a lattice, so the frame's edge profile (colour change summed across each
+//! column, or along each row) repeats with the cell pitch wherever the board is, whatever
+//! the tiles show: gaps between tiles, tile borders, 3-D sides and drop shadows all recur
+//! once per cell. The pitch is the lag at which the profile's autocorrelation peaks at the
+//! lag and its multiples (a comb), refined from the peaks at the multiples; the phase is
+//! where the profile, folded by the pitch, has its edges.
+
+use super::config::ReaderConfig;
+
+/// One axis of a lattice: cell boundaries at `phase + k · pitch` (frame pixels).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Axis {
+    pub pitch: f32,
+    pub phase: f32,
+    /// How periodic the profile is at this pitch: the comb's mean autocorrelation (0–1).
+    pub strength: f32,
+}
+
+/// Why no lattice was found on an axis.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LatticeError {
+    /// The profile is too short to hold three cells of the smallest pitch.
+    TooShort(usize),
+    /// Nothing repeats: no autocorrelation peak reaches the periodicity floor.
+    NotPeriodic,
+}
+
+/// Normalised autocorrelation of `q` (already mean-free) for lags `0..=max`.
+fn autocorrelation(q: &[f32], max: usize) -> Vec<f32> {
+    let n = q.len();
+    let var: f32 = q.iter().map(|v| v * v).sum::<f32>() / n as f32;
+    (0..=max.min(n - 1))
+        .map(|lag| {
+            if var <= 1e-9 {
+                return 0.0;
+            }
+            let m = n - lag;
+            let s: f32 = q[..m].iter().zip(&q[lag..]).map(|(a, b)| a * b).sum();
+            s / m as f32 / var
+        })
+        .collect()
+}
+
+/// Linear interpolation at a fractional index (0 outside).
+fn at(p: &[f32], x: f32) -> f32 {
+    if x < 0.0 || x > (p.len() - 1) as f32 {
+        return 0.0;
+    }
+    let i = x.floor() as usize;
+    if i + 1 >= p.len() {
+        return p[i];
+    }
+    let f = x - i as f32;
+    p[i] * (1.0 - f) + p[i + 1] * f
+}
+
+/// The highest value of `r` within `radius` of `x`, and where it is, refined by a parabola
+/// through the best sample and its neighbours.
+fn peak_near(r: &[f32], x: f32, radius: f32) -> Option<(f32, f32)> {
+    let lo = (x - radius).floor().max(1.0) as usize;
+    let hi = ((x + radius).ceil() as usize).min(r.len().saturating_sub(2));
+    if lo > hi {
+        return None;
+    }
+    let i = (lo..=hi).max_by(|&a, &b| r[a].total_cmp(&r[b]))?;
+    let (a, b, c) = (r[i - 1], r[i], r[i + 1]);
+    let den = a - 2.0 * b + c;
+    let off = if den < 0.0 {
+        (0.5 * (a - c) / den).clamp(-0.5, 0.5)
+    } else {
+        0.0
+    };
+    Some((i as f32 + off, b))
+}
+
+/// Profile with its slow trend removed: square roots (so a few very strong edges, a toolbar
+/// or a window border, do not drown the many tile edges) less a moving mean over `radius`.
+fn detrended(p: &[f32], radius: usize) -> Vec<f32> {
+    let s: Vec<f32> = p.iter().map(|v| v.max(0.0).sqrt()).collect();
+    let n = s.len();
+    let mut pre = vec![0f32; n + 1];
+    for i in 0..n {
+        pre[i + 1] = pre[i] + s[i];
+    }
+    (0..n)
+        .map(|i| {
+            let a = i.saturating_sub(radius);
+            let b = (i + radius + 1).min(n);
+            s[i] - (pre[b] - pre[a]) / (b - a) as f32
+        })
+        .collect()
+}
+
+/// How far each lag's autocorrelation stands above its neighbourhood (a quarter of the lag
+/// either way, the lag's own peak left out): a period's peak is sharp and stands high, while
+/// the broad hump at short lags that textures and strokes give does not.
+fn prominence(r: &[f32]) -> Vec<f32> {
+    let n = r.len();
+    let mut pre = vec![0f32; n + 1];
+    for i in 0..n {
+        pre[i + 1] = pre[i] + r[i];
+    }
+    (0..n)
+        .map(|l| {
+            let w = (l / 4).max(3);
+            let (a, b) = (l.saturating_sub(w), (l + w + 1).min(n));
+            let (pa, pb) = (l.saturating_sub(1).max(a), (l + 2).min(b));
+            let count = (pa - a) + (b - pb);
+            if count == 0 {
+                return 0.0;
+            }
+            let around = (pre[pa] - pre[a] + pre[b] - pre[pb]) / count as f32;
+            r[l] - around
+        })
+        .collect()
+}
+
+/// The comb score of lag `l`: the mean prominence at its first multiples.
+fn comb(r: &[f32], l: f32, teeth: usize) -> f32 {
+    let k_max = ((r.len() - 2) as f32 / l).floor() as usize;
+    let k = teeth.min(k_max).max(1);
+    (1..=k)
+        .map(|i| peak_near(r, i as f32 * l, 1.0 + i as f32 * 0.02 * l).map_or(0.0, |p| p.1))
+        .sum::<f32>()
+        / k as f32
+}
+
+/// The pitch of an edge profile: the lag whose comb is strongest, replaced by a divisor of
+/// it where the divisor's comb is nearly as strong, then refined to a fraction of a pixel
+/// from the autocorrelation's peaks at every multiple it reaches.
+pub fn pitch(profile: &[f32], cfg: &ReaderConfig) -> Result<(f32, f32), LatticeError> {
+    let n = profile.len();
+    let min = cfg.min_pitch.max(2.0);
+    if (n as f32) < 3.0 * min {
+        return Err(LatticeError::TooShort(n));
+    }
+    // Lags past half the profile compare too few samples to stand out from noise.
+    let max_lag = (n as f32 / 2.0).min(cfg.max_pitch * 4.0) as usize;
+    let q = detrended(profile, cfg.max_pitch as usize);
+    let r = prominence(&autocorrelation(&q, max_lag));
+    // Two teeth must fit in the lags compared: at least four cells across.
+    let max_pitch = cfg.max_pitch.min(n as f32 / 4.0);
+    let peaks: Vec<usize> = (min.ceil() as usize..=(max_pitch as usize).min(r.len() - 2))
+        .filter(|&i| r[i] >= r[i - 1] && r[i] >= r[i + 1] && r[i] >= cfg.min_periodicity)
+        .collect();
+    let scored: Vec<(f32, f32)> = peaks
+        .iter()
+        .map(|&i| {
+            let l = peak_near(&r, i as f32, 1.0).map_or(i as f32, |p| p.0);
+            (l, comb(&r, l, 4))
+        })
+        .collect();
+    let &(mut best, mut score) = scored
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .ok_or(LatticeError::NotPeriodic)?;
+    // A lattice repeats: at least two of the comb's teeth must stand out on their own (a
+    // lone chance peak of a noisy profile does not).
+    let standing = (1..=4)
+        .filter(|&k| (k as f32 * best) < (r.len() - 2) as f32)
+        .filter(|&k| {
+            peak_near(&r, k as f32 * best, 1.0 + 0.02 * k as f32 * best)
+                .is_some_and(|p| p.1 >= cfg.min_periodicity)
+        })
+        .count();
+    if score < cfg.min_periodicity || standing < 2 {
+        return Err(LatticeError::NotPeriodic);
+    }
+    // Divisors: a divisor of the best lag is the period only if the profile repeats at the
+    // divisor's own multiples between the best lag's teeth (k · best / m for k not a
+    // multiple of m), not just at the teeth every lag's multiples share.
+    // The finest divisor that passes wins (a comb at 4p also passes at 2p).
+    for m in (2usize..=6).rev() {
+        let d = best / m as f32;
+        if d < min {
+            continue;
+        }
+        let between = (1..m)
+            .map(|k| peak_near(&r, k as f32 * d, 1.0 + 0.02 * k as f32 * d).map_or(0.0, |p| p.1))
+            .fold(f32::INFINITY, f32::min);
+        if between >= cfg.divisor_keep * score && between >= cfg.min_periodicity {
+            let l = peak_near(&r, d, 1.5).map_or(d, |p| p.0);
+            best = l;
+            score = comb(&r, l, 4);
+            break;
+        }
+    }
+    // Least squares through the origin over the peaks at k · pitch.
+    let (mut num, mut den) = (0f32, 0f32);
+    let mut k = 1;
+    while (k as f32 * best) < (r.len() - 2) as f32 {
+        let want = k as f32 * best;
+        if let Some((x, v)) = peak_near(&r, want, 1.0 + 0.05 * best.min(want)) {
+            if v >= cfg.min_periodicity * 0.5 {
+                let w = v * k as f32;
+                num += w * x;
+                den += w * k as f32;
+            }
+        }
+        k += 1;
+    }
+    let refined = if den > 0.0 { num / den } else { best };
+    // A refinement that slid off to another peak is not trusted.
+    let pitch = if (refined - best).abs() <= 1.0 {
+        refined
+    } else {
+        best
+    };
+    Ok((pitch, score))
+}
+
+/// Box smoothing with radius `r`.
+fn smooth(p: &[f32], r: usize) -> Vec<f32> {
+    let n = p.len();
+    let mut pre = vec![0f32; n + 1];
+    for i in 0..n {
+        pre[i + 1] = pre[i] + p[i];
+    }
+    (0..n)
+        .map(|i| {
+            let a = i.saturating_sub(r);
+            let b = (i + r + 1).min(n);
+            (pre[b] - pre[a]) / (b - a) as f32
+        })
+        .collect()
+}
+
+/// Where the cell boundaries fall, as a phase in `[0, pitch)` of the profile: the comb of
+/// teeth one pitch apart that sits on the most edge and leaves the least half-way between.
+/// The profile is smoothed by a tenth of the pitch first, so the two sides of a gap, or a
+/// tile border and its neighbour's 3-D side, merge into one boundary.
+pub fn phase(profile: &[f32], pitch: f32) -> f32 {
+    let p = smooth(profile, ((pitch / 10.0).round() as usize).max(1));
+    let teeth = (p.len() as f32 / pitch).floor() as usize + 1;
+    let mut best = (0.0, f32::MIN);
+    let mut ph = 0.0;
+    while ph < pitch {
+        let (mut on, mut off) = (0.0, 0.0);
+        for k in 0..teeth {
+            let x = ph + k as f32 * pitch;
+            on += at(&p, x);
+            off += at(&p, x + pitch * 0.5);
+        }
+        if on - off > best.1 {
+            best = (ph, on - off);
+        }
+        ph += 0.25;
+    }
+    best.0
+}
+
+/// Both steps on one profile whose index 0 is frame pixel `start`; the phase is returned in
+/// frame pixels. A profile entry `i` is the change between pixels `i` and `i + 1`, so a
+/// boundary found at entry `i` lies at pixel `i + 1`.
+pub fn axis(profile: &[f32], start: u32, cfg: &ReaderConfig) -> Result<Axis, LatticeError> {
+    let (pitch, strength) = pitch(profile, cfg)?;
+    let ph = phase(profile, pitch) + 1.0 + start as f32;
+    Ok(Axis {
+        pitch,
+        phase: ph.rem_euclid(pitch),
+        strength,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An edge profile of `cells` cells of `pitch` px starting at `x0`, each cell with a
+    /// boundary edge and an inner edge at a cell-dependent place (the pictures differ), over
+    /// a noisy ground.
+    fn board_profile(len: usize, x0: f32, pitch: f32, cells: usize, gap: f32) -> Vec<f32> {
+        let mut p = vec![0f32; len];
+        let mut seed = 12345u32;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        for v in p.iter_mut() {
+            *v = 5.0 * rnd();
+        }
+        for c in 0..=cells {
+            let b = x0 + c as f32 * pitch;
+            for e in [b - gap / 2.0, b + gap / 2.0] {
+                let i = e.round() as usize;
+                if i < len {
+                    p[i] += 60.0;
+                }
+            }
+            if c < cells {
+                let inner = b + pitch * (0.3 + 0.4 * rnd());
+                p[inner.round() as usize] += 40.0 * rnd();
+            }
+        }
+        p
+    }
+
+    #[test]
+    fn finds_a_fractional_pitch_and_its_boundaries() {
+        let p = board_profile(900, 103.0, 38.75, 19, 4.0);
+        let cfg = ReaderConfig::default();
+        let a = axis(&p, 0, &cfg).expect("lattice");
+        assert!((a.pitch - 38.75).abs() < 0.1, "{a:?}");
+        // Boundaries at 103 + k·38.75 (the profile's edge entries sit a pixel before).
+        let off = (a.phase - 103.0).rem_euclid(a.pitch);
+        assert!(off.min(a.pitch - off) <= 1.5, "{a:?}");
+    }
+
+    #[test]
+    fn tiles_without_gaps_and_with_large_pitch() {
+        let p = board_profile(1000, 40.0, 61.0, 14, 0.0);
+        let a = axis(&p, 0, &ReaderConfig::default()).expect("lattice");
+        assert!((a.pitch - 61.0).abs() < 0.15, "{a:?}");
+    }
+
+    #[test]
+    fn noise_has_no_lattice() {
+        let mut seed = 7u32;
+        let p: Vec<f32> = (0..1900)
+            .map(|_| {
+                seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+                (seed >> 8) as f32
+            })
+            .collect();
+        let a = axis(&p, 0, &ReaderConfig::default());
+        assert!(a.is_err(), "{a:?}");
+    }
+
+    #[test]
+    fn a_short_profile_is_refused() {
+        let p = vec![1.0; 20];
+        assert_eq!(
+            axis(&p, 0, &ReaderConfig::default()),
+            Err(LatticeError::TooShort(20))
+        );
+    }
+}

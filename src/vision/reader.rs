@@ -1,0 +1,707 @@
+//! The board reader: lattice → pictures → extent → cells → verdict, each stage its own
+//! module, every threshold from one [`ReaderConfig`].
+//!
+//! [`read_board`] finds everything from the frame; [`read_grid`] reads the cells of a known
+//! grid (the live bot's path once the grid is locked, when late in a game too few tiles are
+//! left to find it from).
+
+use super::config::ReaderConfig;
+use super::extent::{best_window, main_cluster, CellRect};
+use super::lattice::{self, Axis};
+use super::pictures::{describe, distance, group, shape_distance, Picture};
+use super::pixels::{colour_dist, Integral};
+use super::profile::edge_profiles;
+use super::verdict::{judge, Tally};
+use super::{Hints, ReadError, Reading};
+use crate::board::{type_char, Board, Cell, Pos, TYPE_ALPHABET};
+use crate::geometry::Grid;
+use image::RgbaImage;
+
+/// Every whole lattice cell inside a window, described.
+struct Sheet {
+    x: Axis,
+    y: Axis,
+    /// Lattice index of the sheet's first column and row.
+    kx: i64,
+    ky: i64,
+    rows: usize,
+    cols: usize,
+    pics: Vec<Option<Picture>>,
+}
+
+impl Sheet {
+    fn rect(&self, r: usize, c: usize) -> (f32, f32, f32, f32) {
+        (
+            self.x.phase + (self.kx + c as i64) as f32 * self.x.pitch,
+            self.y.phase + (self.ky + r as i64) as f32 * self.y.pitch,
+            self.x.pitch,
+            self.y.pitch,
+        )
+    }
+
+    /// The sheet of every cell of lattice (x, y) wholly inside `window`.
+    fn new(
+        integral: &Integral,
+        x: Axis,
+        y: Axis,
+        window: (u32, u32, u32, u32),
+        cfg: &ReaderConfig,
+    ) -> Sheet {
+        let first = |a: &Axis, lo: u32| ((lo as f32 - a.phase) / a.pitch).ceil() as i64;
+        let last =
+            |a: &Axis, lo: u32, len: u32| (((lo + len) as f32 - a.phase) / a.pitch).floor() as i64;
+        let kx = first(&x, window.0);
+        let ky = first(&y, window.1);
+        let cols = (last(&x, window.0, window.2) - kx).max(0) as usize;
+        let rows = (last(&y, window.1, window.3) - ky).max(0) as usize;
+        let mut s = Sheet {
+            x,
+            y,
+            kx,
+            ky,
+            rows,
+            cols,
+            pics: Vec::new(),
+        };
+        s.pics = (0..rows * cols)
+            .map(|i| describe(integral, s.rect(i / cols, i % cols), cfg))
+            .collect();
+        s
+    }
+}
+
+/// What the ground looks like: the commonest cell colour on the window's outer ring, with
+/// the spread of colour and texture its cells show.
+#[derive(Clone, Copy, Debug)]
+struct Ground {
+    colour: [f32; 3],
+    colour_tol: f32,
+    spread_max: f32,
+}
+
+impl Ground {
+    fn from_cells(pics: &[&Picture], cfg: &ReaderConfig) -> Option<Ground> {
+        // The colour with the most ring cells within the tolerance of it.
+        let tol = cfg.ground_margin * 2.0;
+        let centre = pics.iter().max_by_key(|p| {
+            pics.iter()
+                .filter(|q| colour_dist(p.mean, q.mean) <= tol)
+                .count()
+        })?;
+        let near: Vec<&&Picture> = pics
+            .iter()
+            .filter(|q| colour_dist(centre.mean, q.mean) <= tol)
+            .collect();
+        let mut colour = [0f32; 3];
+        for p in &near {
+            for (c, m) in colour.iter_mut().zip(p.mean) {
+                *c += m / near.len() as f32;
+            }
+        }
+        // Three quarters of the ring's ground cells, so chrome that happens to share the
+        // ground's mean colour (text on it) does not widen the model.
+        let quartile = |mut v: Vec<f32>| {
+            v.sort_by(|a, b| a.total_cmp(b));
+            v[(v.len() * 3 / 4).min(v.len() - 1)]
+        };
+        let colour_tol = quartile(near.iter().map(|p| colour_dist(colour, p.mean)).collect());
+        let spread_max = quartile(near.iter().map(|p| p.spread).collect());
+        Some(Ground {
+            colour,
+            colour_tol,
+            spread_max,
+        })
+    }
+
+    fn holds(&self, p: &Picture, cfg: &ReaderConfig) -> bool {
+        colour_dist(self.colour, p.mean) <= self.colour_tol + cfg.ground_margin
+            && p.spread <= self.spread_max + cfg.ground_margin
+    }
+}
+
+/// The outer ring of a `rows × cols` sheet, as indices.
+fn ring(rows: usize, cols: usize) -> Vec<usize> {
+    (0..rows * cols)
+        .filter(|&i| {
+            let (r, c) = (i / cols, i % cols);
+            r == 0 || c == 0 || r + 1 == rows || c + 1 == cols
+        })
+        .collect()
+}
+
+/// One cell of a sheet, as the stages see it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Seen {
+    Ground,
+    /// In a group of two or more alike pictures.
+    Paired(usize),
+    /// A picture alike to no other.
+    Lone,
+}
+
+/// Reads every described cell of the sheet: ground, paired (with its group) or lone.
+fn see(sheet: &Sheet, ground: &Ground, ring_idx: &[usize], cfg: &ReaderConfig) -> (Vec<Seen>, f32) {
+    let idx: Vec<usize> = (0..sheet.pics.len())
+        .filter(|&i| sheet.pics[i].is_some())
+        .collect();
+    let pics: Vec<&Picture> = idx
+        .iter()
+        .map(|&i| sheet.pics[i].as_ref().unwrap())
+        .collect();
+    let g = group(&pics, cfg);
+    let mut size = vec![0usize; g.groups];
+    let mut grounded = vec![0usize; g.groups];
+    let mut on_ring = vec![0usize; g.groups];
+    let mut flat = vec![0usize; g.groups];
+    for (k, &i) in idx.iter().enumerate() {
+        size[g.group[k]] += 1;
+        flat[g.group[k]] += (pics[k].spread <= cfg.flat_spread) as usize;
+        grounded[g.group[k]] += ground.holds(pics[k], cfg) as usize;
+        on_ring[g.group[k]] += ring_idx.binary_search(&i).is_ok() as usize;
+    }
+    let mut seen = vec![Seen::Ground; sheet.pics.len()];
+    for (k, &i) in idx.iter().enumerate() {
+        let gi = g.group[k];
+        // A group of ground cells, or one that reaches the window's edge in numbers (a
+        // plain ground is one picture everywhere around the board).
+        // Flat pictures that pair are stretches of ground too (a gradient ground pairs
+        // neighbouring empty cells): a tile face always carries a symbol or a frame.
+        let ground_group = grounded[gi] * 2 > size[gi]
+            || on_ring[gi] * 4 > size[gi].max(4)
+            || flat[gi] * 2 > size[gi];
+        seen[i] = if size[gi] >= 2 && !ground_group {
+            Seen::Paired(gi)
+        } else if size[gi] >= 2 || ground.holds(pics[k], cfg) {
+            Seen::Ground
+        } else {
+            Seen::Lone
+        };
+    }
+    // A lone picture is ground when, by mean colour and texture, it is nearer the ground
+    // cells on the ring than any paired picture (a textured ground never pairs with
+    // itself, and the cells a game empties carry its tiles' shadows, so they pass no fixed
+    // ground test, but they stay nearer the ground than the tiles).
+    let feature_gap =
+        |a: &Picture, b: &Picture| colour_dist(a.mean, b.mean) + (a.spread - b.spread).abs();
+    let refs: Vec<(&Picture, bool)> = idx
+        .iter()
+        .enumerate()
+        .filter_map(|(k, &i)| match seen[i] {
+            Seen::Ground if ring_idx.binary_search(&i).is_ok() => Some((pics[k], true)),
+            Seen::Paired(_) => Some((pics[k], false)),
+            _ => None,
+        })
+        .collect();
+    if refs.iter().any(|r| r.1) {
+        for (k, &i) in idx.iter().enumerate() {
+            if seen[i] != Seen::Lone {
+                continue;
+            }
+            let nearest = refs
+                .iter()
+                .min_by(|a, b| feature_gap(pics[k], a.0).total_cmp(&feature_gap(pics[k], b.0)));
+            if nearest.is_some_and(|r| r.1) {
+                seen[i] = Seen::Ground;
+            }
+        }
+    }
+    (seen, g.cut)
+}
+
+/// The median nearest-twin distance of a sample of cells for the lattice shifted by
+/// (dx, dy): at the tiles' own phase each cell holds one sprite whole and its twin matches
+/// it; shifted, each cell holds parts of two tiles and twins part.
+fn twin_cost(
+    integral: &Integral,
+    sheet: &Sheet,
+    sample: &[usize],
+    shift: (f32, f32),
+    cfg: &ReaderConfig,
+) -> f32 {
+    let pics: Vec<Picture> = sample
+        .iter()
+        .filter_map(|&i| {
+            let (x, y, w, h) = sheet.rect(i / sheet.cols, i % sheet.cols);
+            describe(integral, (x + shift.0, y + shift.1, w, h), cfg)
+        })
+        .collect();
+    if pics.len() < 4 {
+        return f32::INFINITY;
+    }
+    let mut nearest = vec![f32::INFINITY; pics.len()];
+    for a in 0..pics.len() {
+        for b in a + 1..pics.len() {
+            let d = distance(&pics[a], &pics[b]);
+            nearest[a] = nearest[a].min(d);
+            nearest[b] = nearest[b].min(d);
+        }
+    }
+    nearest.sort_by(|a, b| a.total_cmp(b));
+    nearest[nearest.len() / 2]
+}
+
+/// Moves each axis's phase to where twins match best: a sweep over one whole pitch in
+/// sixteenths, then the middle of the run of shifts that are as good as the best (a cell's
+/// inset leaves a plateau as wide as the inset, centred on the tiles).
+fn refine_phase(
+    integral: &Integral,
+    sheet: &Sheet,
+    ground: &Ground,
+    cfg: &ReaderConfig,
+) -> (f32, f32) {
+    let busy: Vec<usize> = (0..sheet.pics.len())
+        .filter(|&i| {
+            sheet.pics[i]
+                .as_ref()
+                .is_some_and(|p| !ground.holds(p, cfg))
+        })
+        .collect();
+    // An even sample of at most 160 cells keeps the search quadratic in a constant, on
+    // coarse pictures (the phase needs only to see twins part).
+    let step = busy.len().div_ceil(160).max(1);
+    let sample: Vec<usize> = busy.iter().step_by(step).copied().collect();
+    let coarse = ReaderConfig {
+        blocks: 5,
+        ..cfg.clone()
+    };
+    let mut best = (0f32, 0f32);
+    // Two rounds: while one axis is off by half a cell no shift of the other makes twins
+    // meet, so the first round's second axis frees the first.
+    for axis in [0, 1, 0, 1] {
+        let pitch = if axis == 0 {
+            sheet.x.pitch
+        } else {
+            sheet.y.pitch
+        };
+        let steps = 16;
+        let costs: Vec<f32> = (0..steps)
+            .map(|k| {
+                let s = k as f32 * pitch / steps as f32;
+                let shift = if axis == 0 { (s, best.1) } else { (best.0, s) };
+                twin_cost(integral, sheet, &sample, shift, &coarse)
+            })
+            .collect();
+        let min = costs.iter().copied().fold(f32::INFINITY, f32::min);
+        if !min.is_finite() {
+            continue;
+        }
+        // The longest circular run of shifts within 20 % (and 0.3) of the best.
+        let good: Vec<bool> = costs.iter().map(|&c| c <= min * 1.2 + 0.3).collect();
+        let (mut run_start, mut run_len) = (0usize, 0usize);
+        for start in 0..steps {
+            if !good[start] || good[(start + steps - 1) % steps] && good.iter().any(|g| !g) {
+                continue;
+            }
+            let len = (0..steps)
+                .take_while(|&j| good[(start + j) % steps])
+                .count();
+            if len > run_len {
+                (run_start, run_len) = (start, len);
+            }
+        }
+        let centre = run_start as f32 + (run_len as f32 - 1.0) / 2.0;
+        let s = (centre * pitch / steps as f32).rem_euclid(pitch);
+        if axis == 0 {
+            best.0 = s;
+        } else {
+            best.1 = s;
+        }
+    }
+    best
+}
+
+/// The lattice of a window: from hints where they fix it, else from the edge profiles.
+fn lattice_of(
+    frame: &RgbaImage,
+    window: (u32, u32, u32, u32),
+    hints: &Hints,
+    cfg: &ReaderConfig,
+) -> Result<(Axis, Axis), ReadError> {
+    let prof = edge_profiles(frame, window);
+    let fixed = |len: u32, start: u32, n: Option<usize>| -> Option<Axis> {
+        let n = n?;
+        hints.region?;
+        Some(Axis {
+            pitch: len as f32 / n as f32,
+            phase: start as f32,
+            strength: 1.0,
+        })
+    };
+    let x = match fixed(window.2, window.0, hints.cols) {
+        Some(a) => a,
+        None => lattice::axis(&prof.cols, window.0, cfg)
+            .map_err(|e| ReadError::NoBoard(format!("no cell lattice across the frame: {e:?}")))?,
+    };
+    let y = match fixed(window.3, window.1, hints.rows) {
+        Some(a) => a,
+        None => lattice::axis(&prof.rows, window.1, cfg)
+            .map_err(|e| ReadError::NoBoard(format!("no cell lattice down the frame: {e:?}")))?,
+    };
+    Ok((x, y))
+}
+
+/// Finds the board in `frame` and reads it.
+pub fn read_board(
+    frame: &RgbaImage,
+    hints: &Hints,
+    cfg: &ReaderConfig,
+) -> Result<Reading, ReadError> {
+    let (fw, fh) = frame.dimensions();
+    let window = match hints.region {
+        Some((x, y, w, h)) => {
+            if w == 0 || h == 0 || x.saturating_add(w) > fw || y.saturating_add(h) > fh {
+                return Err(ReadError::Invalid(format!(
+                    "region {x},{y},{w},{h} is not inside the {fw}x{fh} frame"
+                )));
+            }
+            (x, y, w, h)
+        }
+        None => (0, 0, fw, fh),
+    };
+    if (window.2 as f32) < 2.0 * cfg.min_pitch || (window.3 as f32) < 2.0 * cfg.min_pitch {
+        return Err(ReadError::NoBoard(format!(
+            "the frame is {}x{} px, too small to hold a board",
+            window.2, window.3
+        )));
+    }
+    let integral = Integral::new(
+        frame,
+        window.0 as i64,
+        window.1 as i64,
+        window.2 as i64,
+        window.3 as i64,
+    );
+    let (mut x, mut y) = lattice_of(frame, window, hints, cfg)?;
+    let mut sheet = Sheet::new(&integral, x, y, window, cfg);
+    if sheet.rows == 0 || sheet.cols == 0 {
+        return Err(ReadError::NoBoard("no whole cell fits the frame".into()));
+    }
+    let ring_idx = ring(sheet.rows, sheet.cols);
+    let ring_pics: Vec<&Picture> = ring_idx
+        .iter()
+        .filter_map(|&i| sheet.pics[i].as_ref())
+        .collect();
+    let ground = Ground::from_cells(&ring_pics, cfg)
+        .ok_or_else(|| ReadError::NoBoard("no ground around the frame".into()))?;
+    let (mut seen, _) = see(&sheet, &ground, &ring_idx, cfg);
+    if hints.region.is_none() || hints.rows.is_none() || hints.cols.is_none() {
+        let (dx, dy) = refine_phase(&integral, &sheet, &ground, cfg);
+        if dx != 0.0 || dy != 0.0 {
+            x.phase += dx;
+            y.phase += dy;
+            sheet = Sheet::new(&integral, x, y, window, cfg);
+            seen = see(&sheet, &ground, &ring(sheet.rows, sheet.cols), cfg).0;
+        }
+    }
+    let paired: Vec<bool> = seen.iter().map(|s| matches!(s, Seen::Paired(_))).collect();
+    let rect = match (hints.rows, hints.cols) {
+        (Some(r), Some(c)) => {
+            best_window(&paired, sheet.rows, sheet.cols, r, c).ok_or_else(|| {
+                ReadError::Invalid(format!(
+                "a {r}x{c} board does not fit the {}x{} cells of pitch {:.1}x{:.1} in the frame",
+                sheet.rows, sheet.cols, x.pitch, y.pitch
+            ))
+            })?
+        }
+        _ => {
+            let mut rect = main_cluster(&paired, sheet.rows, sheet.cols, 1).ok_or_else(|| {
+                ReadError::NoBoard(format!(
+                    "no pictures that come in pairs on the {}x{} lattice",
+                    sheet.rows, sheet.cols
+                ))
+            })?;
+            // One hinted axis: the window of that length holding the most paired cells.
+            if let Some(r) = hints.rows {
+                let w = best_window(&paired, sheet.rows, sheet.cols, r, rect.cols());
+                rect = w
+                    .map(|w| CellRect {
+                        c0: rect.c0,
+                        c1: rect.c1,
+                        ..w
+                    })
+                    .unwrap_or(rect);
+            }
+            if let Some(c) = hints.cols {
+                let w = best_window(&paired, sheet.rows, sheet.cols, rect.rows(), c);
+                rect = w
+                    .map(|w| CellRect {
+                        r0: rect.r0,
+                        r1: rect.r1,
+                        ..w
+                    })
+                    .unwrap_or(rect);
+            }
+            rect
+        }
+    };
+    let (ox, oy, _, _) = sheet.rect(rect.r0, rect.c0);
+    let grid = Grid {
+        origin: (ox, oy),
+        pitch: (x.pitch, y.pitch),
+        rows: rect.rows(),
+        cols: rect.cols(),
+    };
+    read_known(frame, &grid, cfg, cfg.min_tiles)
+}
+
+/// Reads the cells of a known grid: its tiles, empties, obstacles and selected tiles, with
+/// the ground learnt from the ring of cells around it.
+pub fn read_grid(frame: &RgbaImage, grid: &Grid, cfg: &ReaderConfig) -> Result<Reading, ReadError> {
+    // A locked grid needs no tiles to be believed: the last pair, or a cleared board.
+    read_known(frame, grid, cfg, 0)
+}
+
+/// [`read_grid`] with the fewest tiles that make a board (a board found from the frame
+/// needs some; a known grid none).
+fn read_known(
+    frame: &RgbaImage,
+    grid: &Grid,
+    cfg: &ReaderConfig,
+    min_tiles: usize,
+) -> Result<Reading, ReadError> {
+    let (fw, fh) = frame.dimensions();
+    let (bx, by, bw, bh) = grid.bounds();
+    if grid.rows == 0
+        || grid.cols == 0
+        || !(grid.pitch.0 > 1.0 && grid.pitch.1 > 1.0)
+        || bx < -0.5
+        || by < -0.5
+        || bx + bw > fw as f32 + 0.5
+        || by + bh > fh as f32 + 0.5
+    {
+        return Err(ReadError::Invalid(format!(
+            "the {}x{} grid at ({:.1}, {:.1}) pitch {:.1}x{:.1} is not inside the {fw}x{fh} frame",
+            grid.rows, grid.cols, grid.origin.0, grid.origin.1, grid.pitch.0, grid.pitch.1
+        )));
+    }
+    // The board and a ring of one cell around it, where the frame has one.
+    let integral = Integral::new(
+        frame,
+        (bx - grid.pitch.0).floor() as i64,
+        (by - grid.pitch.1).floor() as i64,
+        (bw + 2.0 * grid.pitch.0).ceil() as i64 + 1,
+        (bh + 2.0 * grid.pitch.1).ceil() as i64 + 1,
+    );
+    let (rows, cols) = (grid.rows + 2, grid.cols + 2);
+    let rect = |r: usize, c: usize| grid.cell_rect(r as i32 - 1, c as i32 - 1);
+    let pics: Vec<Option<Picture>> = (0..rows * cols)
+        .map(|i| {
+            let (x, y, w, h) = rect(i / cols, i % cols);
+            if x < 0.0 || y < 0.0 || x + w > fw as f32 || y + h > fh as f32 {
+                None
+            } else {
+                describe(&integral, (x, y, w, h), cfg)
+            }
+        })
+        .collect();
+    let ring_idx = ring(rows, cols);
+    let ring_pics: Vec<&Picture> = ring_idx.iter().filter_map(|&i| pics[i].as_ref()).collect();
+    let inside = |i: usize| {
+        let (r, c) = (i / cols, i % cols);
+        r >= 1 && c >= 1 && r <= grid.rows && c <= grid.cols
+    };
+    // With no ring (a board at the frame's edge) the ground is what most flat board cells
+    // look like; a full board then has none, which is right.
+    let ground = Ground::from_cells(&ring_pics, cfg).or_else(|| {
+        let flat: Vec<&Picture> = (0..rows * cols)
+            .filter(|&i| inside(i))
+            .filter_map(|i| pics[i].as_ref())
+            .filter(|p| p.spread <= cfg.flat_spread)
+            .collect();
+        Ground::from_cells(&flat, cfg)
+    });
+    let ground = ground.unwrap_or(Ground {
+        colour: [-1000.0; 3],
+        colour_tol: 0.0,
+        spread_max: -1000.0,
+    });
+    let sheet_like = SheetCells { rows, cols, pics };
+    let seen = see_cells(&sheet_like, &ground, &ring_idx, cfg);
+    let cfg = ReaderConfig {
+        min_tiles,
+        ..cfg.clone()
+    };
+    board_from(grid, &sheet_like, &seen, inside, &cfg)
+}
+
+/// A sheet's cells without a lattice (the known-grid path builds them from a [`Grid`]).
+struct SheetCells {
+    rows: usize,
+    cols: usize,
+    pics: Vec<Option<Picture>>,
+}
+
+fn see_cells(s: &SheetCells, ground: &Ground, ring_idx: &[usize], cfg: &ReaderConfig) -> Vec<Seen> {
+    let sheet = Sheet {
+        x: Axis {
+            pitch: 1.0,
+            phase: 0.0,
+            strength: 0.0,
+        },
+        y: Axis {
+            pitch: 1.0,
+            phase: 0.0,
+            strength: 0.0,
+        },
+        kx: 0,
+        ky: 0,
+        rows: s.rows,
+        cols: s.cols,
+        pics: s.pics.clone(),
+    };
+    see(&sheet, ground, ring_idx, cfg).0
+}
+
+/// The board inside a sheet: paired groups become types (crowded ones obstacles), lone
+/// pictures join the type they match once a tint is taken out (a selected tile) or stay
+/// unsure, and the verdict decides.
+fn board_from(
+    grid: &Grid,
+    s: &SheetCells,
+    seen: &[Seen],
+    inside: impl Fn(usize) -> bool,
+    cfg: &ReaderConfig,
+) -> Result<Reading, ReadError> {
+    let cells: Vec<usize> = (0..s.rows * s.cols).filter(|&i| inside(i)).collect();
+    // Groups present on the board and their counts there.
+    let mut count = std::collections::BTreeMap::<usize, usize>::new();
+    for &i in &cells {
+        if let Seen::Paired(g) = seen[i] {
+            *count.entry(g).or_default() += 1;
+        }
+    }
+    // A board group seen once on the board (its twin outside) is a lone picture here.
+    let mut kind: Vec<Option<usize>> = cells
+        .iter()
+        .map(|&i| match seen[i] {
+            Seen::Paired(g) if count[&g] >= 2 => Some(g),
+            _ => None,
+        })
+        .collect();
+    let lone: Vec<usize> = (0..cells.len())
+        .filter(|&k| {
+            matches!(seen[cells[k]], Seen::Lone)
+                || matches!(seen[cells[k]], Seen::Paired(g) if count[&g] < 2)
+        })
+        .collect();
+    // A lone picture joins the group whose shape it matches far better than any other's.
+    let mut selected = Vec::new();
+    let mut unsure = Vec::new();
+    let groups: Vec<usize> = count
+        .iter()
+        .filter(|(_, &n)| n >= 2)
+        .map(|(&g, _)| g)
+        .collect();
+    let members: std::collections::HashMap<usize, Vec<&Picture>> = groups
+        .iter()
+        .map(|&g| {
+            let m = cells
+                .iter()
+                .zip(&kind)
+                .filter(|(_, k)| **k == Some(g))
+                .filter_map(|(&i, _)| s.pics[i].as_ref())
+                .collect();
+            (g, m)
+        })
+        .collect();
+    for &k in &lone {
+        let p = s.pics[cells[k]].as_ref().expect("a seen cell is described");
+        let mut ranked: Vec<(f32, usize)> = groups
+            .iter()
+            .filter_map(|&g| {
+                members[&g]
+                    .iter()
+                    .map(|q| shape_distance(p, q))
+                    .min_by(|a, b| a.total_cmp(b))
+                    .map(|d| (d, g))
+            })
+            .collect();
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let pos = Pos::new(cells[k] / s.cols - 1, cells[k] % s.cols - 1);
+        match ranked.as_slice() {
+            [(d1, g), (d2, _), ..] if *d1 * 2.5 < *d2 => {
+                kind[k] = Some(*g);
+                selected.push(pos);
+            }
+            [(_, g)] => {
+                kind[k] = Some(*g);
+                unsure.push(pos);
+            }
+            _ => unsure.push(pos),
+        }
+    }
+    // Types by first appearance; crowded ones are obstacles.
+    let mut final_count = std::collections::BTreeMap::<usize, usize>::new();
+    for g in kind.iter().flatten() {
+        *final_count.entry(*g).or_default() += 1;
+    }
+    let mut counts: Vec<usize> = final_count.values().copied().collect();
+    counts.sort_unstable();
+    let median = counts.get(counts.len() / 2).copied().unwrap_or(0);
+    let crowded = |g: usize| {
+        let n = final_count[&g];
+        counts.len() > 2
+            && n >= cfg.obstacle_min_count
+            && n as f32 >= cfg.obstacle_crowd * median as f32
+    };
+    let mut letters = std::collections::HashMap::<usize, usize>::new();
+    let mut board = Board::new(grid.rows, grid.cols);
+    let mut lone_unmatched = 0;
+    for (k, &i) in cells.iter().enumerate() {
+        let pos = Pos::new(i / s.cols - 1, i % s.cols - 1);
+        let cell = match kind[k] {
+            Some(g) if crowded(g) => Cell::Obstacle,
+            Some(g) => {
+                let next = letters.len();
+                let t = *letters.entry(g).or_insert(next);
+                let ch = type_char(t).ok_or_else(|| {
+                    ReadError::NotLianliankan(format!(
+                        "more than {} different pictures in the {}x{} grid",
+                        TYPE_ALPHABET.len(),
+                        grid.rows,
+                        grid.cols
+                    ))
+                })?;
+                Cell::Tile(ch)
+            }
+            None if matches!(seen[i], Seen::Ground) => Cell::Empty,
+            None => {
+                lone_unmatched += 1;
+                Cell::Empty
+            }
+        };
+        board.set(pos, cell);
+    }
+    // Tiles of odd types are unsure (a twin misread).
+    let mut odd = 0;
+    for (k, &i) in cells.iter().enumerate() {
+        if let Some(g) = kind[k] {
+            if !crowded(g) && final_count[&g] % 2 == 1 {
+                odd += 1;
+                let pos = Pos::new(i / s.cols - 1, i % s.cols - 1);
+                if !unsure.contains(&pos) {
+                    unsure.push(pos);
+                }
+            }
+        }
+    }
+    let tiles = kind.iter().flatten().count() + lone_unmatched;
+    judge(
+        &Tally {
+            tiles,
+            lone: lone_unmatched,
+            odd,
+            rows: grid.rows,
+            cols: grid.cols,
+        },
+        cfg,
+    )?;
+    unsure.sort();
+    selected.sort();
+    Ok(Reading {
+        grid: *grid,
+        board,
+        unsure,
+        selected,
+    })
+}

@@ -1,0 +1,177 @@
+//! KShisen (KDE's Shisen-Sho) frames read by the stage reader: `fixtures/kshisen/*.png` with
+//! truth made from the pixels independently of the reader (scripts/kshisen_truth.py: the
+//! lattice by brute force, types by exact sprite equality) and checked by eye.
+//!
+//! A `board` frame must read with its rows and columns, origin within 3 px, pitch within
+//! 0.5 px, occupancy exact, types equal up to renaming and no tile as an obstacle; the
+//! selected tile must be reported as selected. An `animation` frame (a link line drawn) must
+//! be refused as `animation` or read exactly as the board before the removal. A `no-board`
+//! frame must be refused. `LLK_KSHISEN_DIR=DIR` runs the same check on another folder (the
+//! full capture matrix) and prints the table without failing.
+
+use llk::board::{Board, Cell, Pos};
+use llk::vision::reader::read_board;
+use llk::vision::{load_image, Hints, ReaderConfig};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn truth_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".truth.json"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn board_of(v: &Value) -> Board {
+    let rows: Vec<&str> = v["cells"]
+        .as_array()
+        .expect("cells")
+        .iter()
+        .map(|r| r.as_str().expect("row"))
+        .collect();
+    Board::parse(&rows.join("\n")).expect("truth board")
+}
+
+/// Checks one frame; `Ok(note)` when it passes.
+fn check(truth_path: &Path) -> Result<String, String> {
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(truth_path).unwrap()).unwrap();
+    let png = truth_path.to_string_lossy().replace(".truth.json", ".png");
+    let img = load_image(Path::new(&png)).map_err(|e| format!("{e:#}"))?;
+    let kind = v["kind"].as_str().unwrap_or("");
+    let got = read_board(&img, &Hints::default(), &ReaderConfig::default());
+    if kind == "no-board" {
+        return match got {
+            Err(e) if e.kind() == "no-board" => Ok(format!("refused: {e}")),
+            Err(e) => Err(format!("refused as {} (want no-board): {e}", e.kind())),
+            Ok(r) => Err(format!("read a {}x{} board", r.grid.rows, r.grid.cols)),
+        };
+    }
+    let r = match got {
+        Err(e) if kind == "animation" && e.kind() == "animation" => {
+            return Ok(format!("refused: {e}"))
+        }
+        Err(e) => return Err(format!("{e} [{}]", e.kind())),
+        Ok(r) => r,
+    };
+    let want = board_of(&v);
+    let (rows, cols) = (want.rows(), want.cols());
+    if (r.grid.rows, r.grid.cols) != (rows, cols) {
+        return Err(format!(
+            "read {}x{} (want {rows}x{cols})\n{}",
+            r.grid.rows, r.grid.cols, r.board
+        ));
+    }
+    let o = &v["origin"];
+    let p = &v["pitch"];
+    let (ox, oy) = (o[0].as_f64().unwrap() as f32, o[1].as_f64().unwrap() as f32);
+    let (px, py) = (p[0].as_f64().unwrap() as f32, p[1].as_f64().unwrap() as f32);
+    // The truth's origin is the face's corner; a cell may also take in the tile's 3-D side,
+    // so the reader's cell may start up to a tenth of a pitch earlier.
+    let dx = (r.grid.origin.0 - ox)
+        .abs()
+        .max((r.grid.origin.1 - oy).abs());
+    if dx > 3.0 + 0.1 * px.max(py)
+        || (r.grid.pitch.0 - px).abs() > 0.5
+        || (r.grid.pitch.1 - py).abs() > 0.5
+    {
+        return Err(format!(
+            "grid at {:?} pitch {:?} (want {:?} {:?})",
+            r.grid.origin,
+            r.grid.pitch,
+            (ox, oy),
+            (px, py)
+        ));
+    }
+    if r.board.cells().contains(&Cell::Obstacle) {
+        return Err(format!("obstacles read:\n{}", r.board));
+    }
+    match want.renaming_mismatches(&r.board) {
+        Some(m) if m.is_empty() => {}
+        m => return Err(format!("cells differ at {m:?}\n{}\n--\n{want}", r.board)),
+    }
+    if kind == "board" {
+        let sel: Vec<Pos> = v["selected"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|p| {
+                        Pos::new(
+                            p[0].as_u64().unwrap() as usize,
+                            p[1].as_u64().unwrap() as usize,
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut got_sel = r.selected.clone();
+        got_sel.sort();
+        let mut want_sel = sel;
+        want_sel.sort();
+        if got_sel != want_sel {
+            return Err(format!("selected {got_sel:?} (want {want_sel:?})"));
+        }
+    }
+    Ok(format!("{}x{} exact", rows, cols))
+}
+
+fn run(dir: &Path) -> Vec<String> {
+    let mut failed = Vec::new();
+    for f in truth_files(dir) {
+        let name = f
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace(".truth.json", "");
+        match check(&f) {
+            Ok(note) => println!("{name:45} ok: {note}"),
+            Err(e) => {
+                println!("{name:45} FAIL: {e}");
+                failed.push(name);
+            }
+        }
+    }
+    failed
+}
+
+#[test]
+fn kshisen_frames_read_exactly() {
+    if let Some(dir) = std::env::var_os("LLK_KSHISEN_DIR") {
+        let failed = run(Path::new(&dir));
+        println!("{} failed: {failed:?}", failed.len());
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/kshisen");
+    let failed = run(&dir);
+    // Known failures, by name: a new failure and a silent fix both show here.
+    // Frames the stage reader does not read yet (what each shows is in docs/vision.md):
+    // mid-game boards on textured or gradient grounds whose emptied cells carry shadows,
+    // blue-tinted selections (traditional tiles), link-line frames read as the board after
+    // the removal, and the smaller traditional/colour-plain lattices whose rows do not stand
+    // out of the profile.
+    let known: Vec<String> = [
+        "s0-classic-wood_light-mid10sel",
+        "s0-traditional-default-mid06sel",
+        "s1-classic-egyptian-anim06",
+        "s1-default-color_plain-mid11",
+        "s1-traditional-default-sel",
+        "s1-traditional-egyptian-mid13sel",
+        "s2-default-default-anim05",
+        "s2-default-default-full",
+        "s2-default-wood_light-mid12sel",
+        "s3-traditional-color_plain-full",
+        "s4-classic-color_plain-mid11sel",
+        "s4-default-wood_light-sel",
+        "s4-traditional-default-mid06sel",
+        "s5-classic-wood_light-anim04",
+        "s5-default-egyptian-mid07sel",
+        "s5-traditional-color_plain-mid11",
+        "s5-traditional-wood_light-full",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(failed, known, "KShisen frames that do not read exactly");
+}
