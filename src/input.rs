@@ -15,6 +15,12 @@ pub trait Clicker {
     /// the user has taken the mouse back (live clickers).
     fn click(&mut self, x: i32, y: i32) -> Result<()>;
 
+    /// Fails when the user has taken the mouse back (live clickers); checked between
+    /// clicks too, so a bot that is only watching the screen stops as soon as a click would.
+    fn in_control(&self) -> Result<()> {
+        Ok(())
+    }
+
     /// Moves the pointer to screen point (x, y) without clicking; returns whether it moved
     /// (clickers without a pointer do nothing).
     fn park(&mut self, _x: i32, _y: i32) -> Result<bool> {
@@ -178,6 +184,10 @@ mod live {
                 .map_err(e)?;
             self.released = Some(Instant::now());
             Ok(())
+        }
+
+        fn in_control(&self) -> Result<()> {
+            self.check_control()
         }
 
         fn park(&mut self, x: i32, y: i32) -> Result<bool> {

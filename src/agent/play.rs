@@ -31,8 +31,8 @@ use std::time::{Duration, Instant};
 /// re-plans from it.
 const STEADY: Duration = Duration::from_millis(120);
 
-/// How long the loop waits for a game with no removable pair to change its board (a
-/// reshuffle) before it stops.
+/// Readings, 300 ms apart, that may show no removable pair before the loop stops: the
+/// time a game gets to change such a board (a reshuffle).
 const NO_MOVE_PATIENCE: u32 = 4;
 
 /// How the loop plays.
@@ -323,8 +323,10 @@ impl Run<'_, '_> {
         (self.p.notes)(text);
     }
 
-    /// Captures a frame (and records it).
+    /// Captures a frame (and records it). Stops first when the user has taken the mouse,
+    /// so every wait of the loop notices it, not only the next click.
     fn capture(&mut self) -> Result<(Frame, usize)> {
+        self.p.clicker.in_control()?;
         let t0 = Instant::now();
         let frame = self.p.source.frame()?;
         self.t.capture += micros(t0);

@@ -27,6 +27,8 @@ struct Sim {
     /// selected (a hover highlight).
     pointer: (i32, i32),
     hover_selects: bool,
+    /// The user has taken the mouse.
+    taken: bool,
     renderer: Renderer,
     grid: Grid,
     origin: (i32, i32),
@@ -101,6 +103,13 @@ impl Clicker for Shared {
         Ok(())
     }
 
+    fn in_control(&self) -> anyhow::Result<()> {
+        if self.0.borrow().taken {
+            anyhow::bail!("user took control");
+        }
+        Ok(())
+    }
+
     fn park(&mut self, x: i32, y: i32) -> anyhow::Result<bool> {
         self.0.borrow_mut().pointer = (x, y);
         Ok(true)
@@ -158,6 +167,8 @@ struct Setup {
     pacer: Option<(ClickPacer, Duration)>,
     /// The pointer over this cell at the start, shown selected while hovered.
     hover: Option<Pos>,
+    /// The user has taken the mouse from the start.
+    taken: bool,
 }
 
 impl Setup {
@@ -172,6 +183,7 @@ impl Setup {
             frames_left: None,
             pacer: None,
             hover: None,
+            taken: false,
         }
     }
 
@@ -186,6 +198,7 @@ impl Setup {
             frames_left: None,
             pacer: None,
             hover: None,
+            taken: false,
         }
     }
 
@@ -206,6 +219,7 @@ impl Setup {
             pacer: self.pacer,
             pointer,
             hover_selects: self.hover.is_some(),
+            taken: self.taken,
             renderer,
             grid,
             origin,
@@ -618,4 +632,19 @@ fn a_tile_shown_selected_only_under_the_pointer_is_not_clicked() {
         "{:?}",
         p.notes
     );
+}
+
+#[test]
+fn a_user_taking_the_mouse_stops_a_bot_that_is_only_watching() {
+    // Eyes that never see a board keep the loop capturing without a click for
+    // `verify_timeout`; the user's move must stop it at the first capture.
+    let mut setup = Setup::new(&config(Gravity::None, 0, None));
+    setup.taken = true;
+    let mut eyes = Blindfold(Blind::NoBoard("nothing tile-like".into()));
+    let t0 = Instant::now();
+    let p = play_with(setup, Some(&mut eyes), &mut FirstPair, None);
+    let err = p.result.expect_err("the user took the mouse");
+    assert!(err.to_string().contains("user took control"), "{err}");
+    assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
+    assert_eq!(p.stats.clicks, 0);
 }
