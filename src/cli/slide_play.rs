@@ -52,6 +52,7 @@ impl Default for SlideGameArgs {
 
 impl SlideGameArgs {
     /// The arguments that recreate these options in a child process.
+    #[cfg_attr(not(feature = "live"), allow(dead_code))] // used by the live commands only
     pub fn to_cli(&self) -> Vec<String> {
         let mut v = Vec::new();
         if let Some(s) = &self.slide {
@@ -70,6 +71,7 @@ impl SlideGameArgs {
     }
 }
 
+#[cfg_attr(not(feature = "live"), allow(dead_code))] // used by the live commands only
 fn goal_arg(goal: Goal) -> &'static str {
     match goal {
         Goal::BlankFirst => "blank-first",
@@ -139,6 +141,7 @@ pub fn slide_game(args: &GameArgs) -> Result<()> {
 }
 
 #[cfg(not(feature = "live"))]
+#[allow(dead_code)] // src/cli/live.rs does not call it in builds without `live`
 pub fn slide_game(_args: &GameArgs) -> Result<()> {
     bail!("this llk was built without the `live` feature: no game window")
 }
@@ -162,6 +165,11 @@ pub struct SlidePlayArgs {
     /// Print the plan and the clicks it would make, without clicking.
     #[arg(long)]
     pub dry_run: bool,
+    /// One click per tile moved. By default consecutive moves in one direction are one
+    /// click on the run's far tile, which Fifteen and the bundled game slide together (a
+    /// window that does not is detected on the first such click, tried twice).
+    #[arg(long)]
+    pub single_moves: bool,
     /// Milliseconds the button is held per click (games polling once per frame miss
     /// shorter clicks).
     #[arg(long, default_value_t = 50)]
@@ -184,6 +192,7 @@ pub struct SlidePlayArgs {
 }
 
 /// Checks the player's options and loads the tile matcher.
+#[cfg_attr(not(feature = "live"), allow(dead_code))] // used by the live commands only
 fn prepare(args: &SlidePlayArgs) -> Result<(PlayConfig, Tiles)> {
     let size = match &args.size {
         Some(s) => Some(parse_size(s).with_context(|| format!("--size {s}"))?),
@@ -208,12 +217,14 @@ fn prepare(args: &SlidePlayArgs) -> Result<(PlayConfig, Tiles)> {
         settle: Duration::from_millis(args.settle_ms),
         timeout: Duration::from_secs_f64(args.timeout),
         dry_run: args.dry_run,
+        single_moves: args.single_moves,
         ..PlayConfig::default()
     };
     Ok((cfg, tiles))
 }
 
 /// Prints the report: moves made, clicks, retries, time and moves per second.
+#[cfg_attr(not(feature = "live"), allow(dead_code))] // used by the live commands only
 fn print_report(r: &PlayReport, json: bool) -> Result<()> {
     if json {
         outln!("{}", serde_json::to_string(r)?)?;
@@ -223,13 +234,14 @@ fn print_report(r: &PlayReport, json: bool) -> Result<()> {
     let plan = r.plan_micros as f64 / 1e6;
     let playing = secs - plan;
     outln!(
-        "{}: {} moves made in {:.2} s (planning {:.2} s; {:.1} moves/s while playing), {} clicks, {} retried, {} re-solves, {} frames read ({:.1} ms each)",
+        "{}: {} moves made in {:.2} s (planning {:.2} s; {:.1} moves/s while playing), {} clicks ({} sliding a run), {} retried, {} re-solves, {} frames read ({:.1} ms each)",
         if r.solved { "solved" } else { "not solved" },
         r.moves_made,
         secs,
         plan,
         if playing > 0.0 { r.moves_made as f64 / playing } else { 0.0 },
         r.clicks,
+        r.run_clicks,
         r.retries,
         r.resolves,
         r.reads,

@@ -10,7 +10,6 @@
 use crate::geometry::Grid;
 use crate::render::font;
 use crate::render::paint::{self, Rgb};
-use crate::slide::puzzle::step;
 use crate::slide::{Dir, Goal, Puzzle};
 use anyhow::{bail, Result};
 use image::RgbaImage;
@@ -157,8 +156,8 @@ pub enum SlideEvent {
         moves: u32,
         board: Vec<u8>,
     },
-    /// A click that moves nothing: the blank itself, a tile not next to the blank, or any
-    /// click once solved.
+    /// A click that moves nothing: the blank itself, a tile outside the blank's row and
+    /// column, or any click once solved.
     Illegal { cell: [usize; 2], reason: String },
     /// The board reached the goal.
     Solved { moves: u32 },
@@ -226,8 +225,9 @@ impl SlideGame {
         self.puzzle.is_goal(self.goal)
     }
 
-    /// A press at window pixel (x, y) over `cell` (`None`: off the board). A tile next to
-    /// the blank slides into it; anything else is refused and logged as illegal.
+    /// A press at window pixel (x, y) over `cell` (`None`: off the board). A tile in the
+    /// blank's row or column slides toward it with every tile in between (one `Move` event
+    /// and one counted move per tile); anything else is refused and logged as illegal.
     pub fn click(&mut self, x: f32, y: f32, cell: Option<(usize, usize)>) -> Vec<SlideEvent> {
         self.stats.clicks += 1;
         let mut events = vec![SlideEvent::Click {
@@ -240,7 +240,6 @@ impl SlideGame {
             return events;
         };
         let w = self.puzzle.width();
-        let h = self.puzzle.height();
         let blank = self.puzzle.blank();
         let at = r * w + c;
         let refuse = |reason: &str| SlideEvent::Illegal {
@@ -257,27 +256,46 @@ impl SlideGame {
             events.push(refuse("clicked the blank"));
             return events;
         }
-        // The blank moves toward the clicked tile, which slides the other way.
-        let Some(dir) = Dir::ALL
-            .into_iter()
-            .find(|&d| step(blank, d, w, h) == Some(at))
-        else {
+        // The blank moves toward the clicked tile, and every tile from the blank's
+        // neighbour to the clicked one slides one cell the other way: one click moves a
+        // whole run in the blank's row or column, as Simon Tatham's Fifteen does.
+        let (br, bc) = (blank / w, blank % w);
+        let run = if r == br {
+            Some(if c > bc {
+                (Dir::Right, c - bc)
+            } else {
+                (Dir::Left, bc - c)
+            })
+        } else if c == bc {
+            Some(if r > br {
+                (Dir::Down, r - br)
+            } else {
+                (Dir::Up, br - r)
+            })
+        } else {
+            None
+        };
+        let Some((dir, count)) = run else {
             self.stats.illegal += 1;
-            events.push(refuse("not next to the blank"));
+            events.push(refuse("not in the blank's row or column"));
             return events;
         };
-        let tile = self
-            .puzzle
-            .apply(dir)
-            .expect("the clicked cell is a neighbour of the blank");
-        self.stats.moves += 1;
-        events.push(SlideEvent::Move {
-            tile,
-            from: [r, c],
-            to: [blank / w, blank % w],
-            moves: self.stats.moves,
-            board: self.puzzle.tiles().to_vec(),
-        });
+        for _ in 0..count {
+            let to = self.puzzle.blank();
+            let tile = self
+                .puzzle
+                .apply(dir)
+                .expect("the run lies between the blank and the clicked cell");
+            let from = self.puzzle.blank();
+            self.stats.moves += 1;
+            events.push(SlideEvent::Move {
+                tile,
+                from: [from / w, from % w],
+                to: [to / w, to % w],
+                moves: self.stats.moves,
+                board: self.puzzle.tiles().to_vec(),
+            });
+        }
         if self.is_solved() {
             events.push(SlideEvent::Solved {
                 moves: self.stats.moves,
@@ -507,6 +525,37 @@ mod tests {
         let ev = g.click(0.0, 0.0, Some((2, 1)));
         assert!(matches!(&ev[1], SlideEvent::Illegal { reason, .. } if reason.contains("solved")));
         assert_eq!(g.stats().illegal, 1);
+    }
+
+    /// A click two or three cells from the blank, in its row or column, slides the whole
+    /// run: one click, one move per tile.
+    #[test]
+    fn a_click_in_the_blanks_line_slides_the_whole_run() {
+        let mut g = game("0 1 2 3 4 5 6 7 8");
+        let ev = g.click(0.0, 0.0, Some((0, 2)));
+        assert_eq!(g.puzzle().tiles(), &[1, 2, 0, 3, 4, 5, 6, 7, 8]);
+        assert!(matches!(
+            ev[1],
+            SlideEvent::Move {
+                tile: 1,
+                from: [0, 1],
+                to: [0, 0],
+                ..
+            }
+        ));
+        assert!(matches!(
+            ev[2],
+            SlideEvent::Move {
+                tile: 2,
+                from: [0, 2],
+                to: [0, 1],
+                ..
+            }
+        ));
+        g.click(0.0, 0.0, Some((2, 2)));
+        assert_eq!(g.puzzle().tiles(), &[1, 2, 5, 3, 4, 8, 6, 7, 0]);
+        let s = g.stats();
+        assert_eq!((s.clicks, s.illegal, s.moves), (2, 0, 4));
     }
 
     #[test]

@@ -32,6 +32,8 @@ pub struct PlayConfig {
     pub timeout: Duration,
     /// Plan and report the clicks, but click nothing.
     pub dry_run: bool,
+    /// One click per tile moved, never a click that slides a run of tiles (see [`play`]).
+    pub single_moves: bool,
 }
 
 impl Default for PlayConfig {
@@ -44,6 +46,7 @@ impl Default for PlayConfig {
             max_resolves: 5,
             timeout: Duration::from_secs(120),
             dry_run: false,
+            single_moves: false,
         }
     }
 }
@@ -55,9 +58,13 @@ pub struct PlayReport {
     pub start: Vec<u8>,
     /// The first plan, as a `UDLR` word of blank moves.
     pub plan: String,
-    /// Moves confirmed on screen.
+    /// Moves confirmed on screen (tiles moved: a run click counts each tile).
     pub moves_made: u32,
     pub clicks: u32,
+    /// Clicks that slid a run of two or more tiles at once.
+    pub run_clicks: u32,
+    /// Whether the window slides runs: `None` until a run click has been tried.
+    pub runs: Option<bool>,
     /// Clicks repeated because the first showed no change.
     pub retries: u32,
     /// Times the board was not as expected and was solved again from what was read.
@@ -139,9 +146,24 @@ pub fn plan_moves(start: &Puzzle, goal: Goal) -> Result<Solution> {
 /// The screen point to click for blank move `dir`: the centre of the tile that slides into
 /// the blank. Fails when that point is not inside the frame (the window's client area).
 pub fn click_point(frame: &Frame, reading: &SlideReading, dir: Dir) -> Result<(i32, i32)> {
+    run_click_point(frame, reading, dir, 1)
+}
+
+/// The screen point to click for `count` blank moves `dir` in a row: the centre of the
+/// tile `count` cells from the blank, which a window that slides runs moves together with
+/// the tiles between it and the blank.
+pub fn run_click_point(
+    frame: &Frame,
+    reading: &SlideReading,
+    dir: Dir,
+    count: usize,
+) -> Result<(i32, i32)> {
     let p = &reading.puzzle;
-    let cell = step(p.blank(), dir, p.width(), p.height())
-        .with_context(|| format!("move {} leaves the board", dir.letter()))?;
+    let mut cell = p.blank();
+    for _ in 0..count.max(1) {
+        cell = step(cell, dir, p.width(), p.height())
+            .with_context(|| format!("move {} leaves the board", dir.letter()))?;
+    }
     let (x, y) = reading.grid.center(Pos {
         row: cell / p.width(),
         col: cell % p.width(),
@@ -181,6 +203,12 @@ fn read(
 
 /// Plays until the board shows the goal. `say` receives one line per notable event (plan,
 /// retries, re-solves) for the CLI to print.
+///
+/// Consecutive moves of the blank in one direction are made with one click on the far tile
+/// of the run, which windows such as Simon Tatham's Fifteen and the bundled game slide
+/// together with the tiles between it and the blank (`single_moves` turns this off). A
+/// window that does not is recognised by the first such click moving nothing twice; the
+/// player then goes on one tile a click.
 pub fn play(
     source: &mut dyn FrameSource,
     clicker: &mut dyn Clicker,
@@ -216,16 +244,37 @@ pub fn play(
             solution.moves.len(),
             solution.tiles_moved
         ));
+        // Consecutive moves in one direction form a run the window may slide with one
+        // click on the run's far tile. Whether it does is learnt from the first run click:
+        // two that change nothing mean it does not (that run and every later one go tile by
+        // tile).
+        let moves = &solution.moves;
+        let run_at = |i: usize, runs: Option<bool>| {
+            if cfg.single_moves || runs == Some(false) {
+                return 1;
+            }
+            moves[i..].iter().take_while(|&&d| d == moves[i]).count()
+        };
         if cfg.dry_run {
             let mut p = reading.clone();
-            for &d in &solution.moves {
-                let (x, y) = click_point(&frame, &p, d)?;
-                let tile = p.puzzle.apply(d).context("the plan leaves the board")?;
-                say(&format!("would click tile {tile} at ({x}, {y})"));
+            let mut i = 0;
+            while i < moves.len() {
+                let (d, k) = (moves[i], run_at(i, None));
+                let (x, y) = run_click_point(&frame, &p, d, k)?;
+                let mut tiles = Vec::new();
+                for _ in 0..k {
+                    tiles.push(p.puzzle.apply(d).context("the plan leaves the board")?);
+                }
+                say(&format!(
+                    "would click tile {} at ({x}, {y}) (moves {tiles:?})",
+                    tiles[k - 1]
+                ));
+                i += k;
             }
             break;
         }
-        for &dir in &solution.moves {
+        let mut i = 0;
+        while i < moves.len() {
             if clock.elapsed() > cfg.timeout {
                 bail!(
                     "timed out after {:.1} s with {} moves made",
@@ -233,15 +282,22 @@ pub fn play(
                     report.moves_made
                 );
             }
+            let (dir, k) = (moves[i], run_at(i, report.runs));
             let mut expected = reading.puzzle.clone();
-            expected.apply(dir).context("the plan leaves the board")?;
+            for _ in 0..k {
+                expected.apply(dir).context("the plan leaves the board")?;
+            }
             let mut tries = 0;
             let after = loop {
-                let (x, y) = click_point(&frame, &reading, dir)?;
+                let (x, y) = run_click_point(&frame, &reading, dir, k)?;
                 clicker.click(x, y)?;
                 report.clicks += 1;
                 let after = wait_for_change(source, &reading, &expected, tiles, cfg, &mut report)?;
                 match after {
+                    // A run click that moved nothing twice (once could be a lost click).
+                    After::NoChange if k > 1 && report.runs.is_none() && tries >= 1 => {
+                        break After::NoChange
+                    }
                     After::NoChange if tries < cfg.retries => {
                         tries += 1;
                         report.retries += 1;
@@ -260,7 +316,20 @@ pub fn play(
                 After::Done(f, r) => {
                     frame = f;
                     reading = r;
-                    report.moves_made += 1;
+                    report.moves_made += k as u32;
+                    if k > 1 {
+                        report.run_clicks += 1;
+                        report.runs = Some(true);
+                    }
+                    i += k;
+                }
+                After::NoChange => {
+                    // The first run click moved nothing, twice: this window slides one
+                    // tile a click. The same moves are made again tile by tile.
+                    report.runs = Some(false);
+                    say("a click on the far tile of a run moved nothing: one tile a click from now on");
+                    frame = source.frame().context("capturing the game window")?;
+                    report.reads += 1;
                 }
                 After::Other(f, r) => {
                     report.resolves += 1;
@@ -279,8 +348,6 @@ pub fn play(
                     reading = r;
                     continue 'solve;
                 }
-                // The retry loop only ends on a change or with an error.
-                After::NoChange => bail!("a click showed no change and was not retried"),
             }
         }
     }
@@ -396,6 +463,72 @@ mod tests {
             settle: Duration::from_millis(30),
             ..PlayConfig::default()
         }
+    }
+
+    /// Runs of moves in one direction are one click each on the bundled game (which slides
+    /// runs): the same moves in fewer clicks; `single_moves` clicks once per tile; a window
+    /// that moves only neighbours of the blank is detected and played tile by tile.
+    #[test]
+    fn runs_of_moves_take_one_click() {
+        let config = SlideConfig {
+            rows: 4,
+            cols: 4,
+            seed: 7,
+            ..SlideConfig::default()
+        };
+        let (mut sim, mut clicker, tiles) = setup(config.clone(), None);
+        let runs = play(&mut sim, &mut clicker, &tiles, &fast_cfg(), &mut |_| {}).unwrap();
+        let g = sim.game.borrow().stats();
+        assert!(runs.solved && sim.game.borrow().is_solved());
+        assert_eq!((g.illegal, g.outside), (0, 0));
+        assert_eq!(runs.moves_made, g.moves);
+        assert_eq!(runs.clicks, g.clicks);
+        assert_eq!(runs.runs, Some(true));
+        assert!(
+            runs.run_clicks > 0 && runs.clicks < runs.moves_made,
+            "{runs:?}"
+        );
+
+        let (mut sim, mut clicker, tiles) = setup(config.clone(), None);
+        let cfg = PlayConfig {
+            single_moves: true,
+            ..fast_cfg()
+        };
+        let single = play(&mut sim, &mut clicker, &tiles, &cfg, &mut |_| {}).unwrap();
+        assert!(single.solved);
+        assert_eq!(single.plan, runs.plan, "the same solution");
+        assert_eq!(single.clicks, single.moves_made);
+        assert_eq!((single.run_clicks, single.runs), (0, None));
+
+        // A window that slides only the blank's neighbours: far clicks do nothing.
+        struct NeighboursOnly(SimClicker);
+        impl Clicker for NeighboursOnly {
+            fn click(&mut self, x: i32, y: i32) -> Result<()> {
+                let (px, py) = ((x - 100) as f32 + 0.5, (y - 50) as f32 + 0.5);
+                let cell = self.0 .1.layout().grid().cell_at(px, py);
+                let g = self.0 .0.borrow();
+                let p = g.puzzle();
+                let blank = p.blank();
+                let (br, bc) = (blank / p.width(), blank % p.width());
+                let near = cell.is_some_and(|c| c.row.abs_diff(br) + c.col.abs_diff(bc) == 1);
+                drop(g);
+                if near {
+                    self.0.click(x, y)?;
+                }
+                Ok(())
+            }
+        }
+        let (mut sim, clicker, tiles) = setup(config, None);
+        let mut clicker = NeighboursOnly(clicker);
+        let slow = play(&mut sim, &mut clicker, &tiles, &fast_cfg(), &mut |_| {}).unwrap();
+        assert!(slow.solved && sim.game.borrow().is_solved());
+        assert_eq!(slow.runs, Some(false));
+        assert_eq!(slow.run_clicks, 0);
+        assert_eq!(
+            slow.clicks,
+            slow.moves_made + 2,
+            "two far clicks, then tile by tile"
+        );
     }
 
     #[test]
