@@ -260,9 +260,28 @@ fn idastar_gave_up_message_offers_what_helps() {
     ]);
     let e = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{e}");
-    assert!(e.contains("Idastar gave up"), "{e}");
+    assert!(
+        e.contains("Idastar gave up after 1000 nodes expanded"),
+        "{e}"
+    );
     assert!(!e.contains("--algo idastar"), "{e}");
     assert!(e.contains("--algo fast"), "{e}");
+    // Without a node limit a time limit still ends it.
+    let t = std::time::Instant::now();
+    let o = llk(&[
+        "slide",
+        "solve",
+        "--tiles",
+        HARD15,
+        "--heuristic",
+        "zero",
+        "--max-secs",
+        "0.3",
+    ]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("(limit, --max-secs)"), "{e}");
+    assert!(t.elapsed().as_secs_f64() < 5.0);
 }
 
 /// Issue 21 item 4: the default optimal solve (IDA* with the 7-7-1 tables) gave up at 50M

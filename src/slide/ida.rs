@@ -401,10 +401,11 @@ where
     H: Incremental + Sync,
     H::Acc: Send + Sync,
 {
-    ida_star_until(width, height, tiles, heur, max_nodes, None)
+    ida_star_until(width, height, tiles, heur, max_nodes, None).ok()
 }
 
-/// [`ida_star`] that also gives up (`None`) once `deadline` has passed.
+/// [`ida_star`] that also gives up once `deadline` has passed; a give-up (or a board
+/// without a blank) is `Err` with the nodes expanded until then.
 pub fn ida_star_until<H>(
     width: usize,
     height: usize,
@@ -412,7 +413,7 @@ pub fn ida_star_until<H>(
     heur: &H,
     max_nodes: u64,
     deadline: Option<Instant>,
-) -> Option<IdaOutcome>
+) -> Result<IdaOutcome, u64>
 where
     H: Incremental + Sync,
     H::Acc: Send + Sync,
@@ -433,7 +434,7 @@ where
         .unwrap_or(1);
     let stop = AtomicBool::new(false);
     let acc = heur.init(tiles);
-    let blank = tiles.iter().position(|&x| x == 0)?;
+    let blank = tiles.iter().position(|&x| x == 0).ok_or(0u64)?;
     let mut ctx = Ctx {
         heur,
         tiles: t,
@@ -459,9 +460,9 @@ where
         };
         last_iteration = ctx.expanded - before;
         match found {
-            None => return None,
+            None => return Err(ctx.expanded),
             Some(true) => {
-                return Some(IdaOutcome {
+                return Ok(IdaOutcome {
                     moves: ctx.path,
                     expanded: ctx.expanded,
                     generated: ctx.generated,
@@ -469,7 +470,7 @@ where
             }
             Some(false) => {
                 if ctx.next_bound == u32::MAX {
-                    return None;
+                    return Err(ctx.expanded);
                 }
                 ctx.bound = ctx.next_bound;
             }

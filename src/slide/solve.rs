@@ -319,7 +319,7 @@ fn run(
         // cloning boards and the O(depth) path check of `pathfinding::iddfs`, which took
         // minutes on the 8-puzzle's 31-move positions.
         let out = ida::ida_star_until(w, h, canon.tiles(), &ZeroH, max, deadline)
-            .ok_or_else(|| gave_up(ida_bound(), max, 0))?;
+            .map_err(|n| gave_up(ida_bound(), n.min(max), 0))?;
         return Ok((out.moves, out.expanded, out.generated));
     }
     if algo == Algo::Idastar {
@@ -337,7 +337,7 @@ fn run(
             (Heuristic::Pdb, Some(db)) => ida::ida_star_until(w, h, t, &PdbH::new(db), max, d),
             (Heuristic::Pdb, None) => bail!("pattern database not loaded"),
         };
-        let out = out.ok_or_else(|| gave_up(ida_bound(), max, 0))?;
+        let out = out.map_err(|n| gave_up(ida_bound(), n.min(max), 0))?;
         return Ok((out.moves, out.expanded, out.generated));
     }
     if algo == Algo::Fast {
