@@ -8,21 +8,7 @@ LLK_PACKAGES="pkg-config gcc libclang-dev libpipewire-0.3-dev libegl-dev libgbm-
   libx11-dev libxkbcommon-dev libwayland-dev xvfb xauth openbox x11-utils"
 
 llk_install() {
-    local missing=()
-    for p in $LLK_PACKAGES; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
-            || missing+=("$p")
-    done
-    if [ ${#missing[@]} -gt 0 ]; then
-        echo "llk: installing system packages: ${missing[*]}"
-        local sudo=""
-        if [ "$(id -u)" != 0 ]; then
-            command -v sudo >/dev/null || { echo "llk: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
-            sudo="sudo"
-        fi
-        $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
-    fi
+    llk_apt_ensure $LLK_PACKAGES || exit 1
     command -v cargo >/dev/null || {
         # rustup's default location, when the shell that called us did not source it.
         [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"

@@ -9,6 +9,7 @@
 //! where the profile, folded by the pitch, has its edges.
 
 use super::config::ReaderConfig;
+use super::profile::smooth;
 
 /// One axis of a lattice: cell boundaries at `phase + k · pitch` (frame pixels).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -210,22 +211,6 @@ pub fn pitch(profile: &[f32], cfg: &ReaderConfig) -> Result<(f32, f32), LatticeE
         best
     };
     Ok((pitch, score))
-}
-
-/// Box smoothing with radius `r`.
-fn smooth(p: &[f32], r: usize) -> Vec<f32> {
-    let n = p.len();
-    let mut pre = vec![0f32; n + 1];
-    for i in 0..n {
-        pre[i + 1] = pre[i] + p[i];
-    }
-    (0..n)
-        .map(|i| {
-            let a = i.saturating_sub(r);
-            let b = (i + r + 1).min(n);
-            (pre[b] - pre[a]) / (b - a) as f32
-        })
-        .collect()
 }
 
 /// Where the cell boundaries fall, as a phase in `[0, pitch)` of the profile: the comb of

@@ -42,24 +42,10 @@ pub fn describe(
     let (x0, y0, iw, ih) = (x + ix, y + iy, w - 2.0 * ix, h - 2.0 * iy);
     let xs: Vec<f32> = (0..=b).map(|i| x0 + iw * i as f32 / b as f32).collect();
     let ys: Vec<f32> = (0..=b).map(|i| y0 + ih * i as f32 / b as f32).collect();
-    let sums = integral.corner_sums(&xs, &ys)?;
-    let area = (iw / b as f32 * ih / b as f32) as f64;
-    let mut blocks = Vec::with_capacity(b * b * 3);
+    let blocks = block_means(integral, &xs, &ys, |_, _| true)?;
     let mut mean = [0f32; 3];
-    for r in 0..b {
-        for c in 0..b {
-            let (a, bb, cc, d) = (
-                sums[r * (b + 1) + c],
-                sums[r * (b + 1) + c + 1],
-                sums[(r + 1) * (b + 1) + c],
-                sums[(r + 1) * (b + 1) + c + 1],
-            );
-            for ch in 0..3 {
-                let v = ((d[ch] - bb[ch] - cc[ch] + a[ch]) / area) as f32;
-                blocks.push(v);
-                mean[ch] += v;
-            }
-        }
+    for (i, v) in blocks.iter().enumerate() {
+        mean[i % 3] += v;
     }
     let n = (b * b) as f32;
     for m in mean.iter_mut() {
@@ -84,22 +70,36 @@ fn ring_blocks(integral: &Integral, rect: (f32, f32, f32, f32), b: usize) -> Opt
     let (x, y, w, h) = rect;
     let xs: Vec<f32> = (0..=b).map(|i| x + w * i as f32 / b as f32).collect();
     let ys: Vec<f32> = (0..=b).map(|i| y + h * i as f32 / b as f32).collect();
-    let sums = integral.corner_sums(&xs, &ys)?;
-    let area = (w / b as f32 * h / b as f32) as f64;
-    let mut out = Vec::with_capacity(4 * b * 3);
-    for r in 0..b {
-        for c in 0..b {
-            if r != 0 && c != 0 && r + 1 != b && c + 1 != b {
+    block_means(integral, &xs, &ys, |r, c| {
+        r == 0 || c == 0 || r + 1 == b || c + 1 == b
+    })
+}
+
+/// RGB means of the blocks between consecutive `xs` and `ys` (row-major, RGB interleaved),
+/// of the blocks `keep(row, col)` accepts; `None` outside the table's window.
+fn block_means(
+    integral: &Integral,
+    xs: &[f32],
+    ys: &[f32],
+    keep: impl Fn(usize, usize) -> bool,
+) -> Option<Vec<f32>> {
+    let sums = integral.corner_sums(xs, ys)?;
+    let (bx, by) = (xs.len() - 1, ys.len() - 1);
+    let mut out = Vec::with_capacity(bx * by * 3);
+    for r in 0..by {
+        for c in 0..bx {
+            if !keep(r, c) {
                 continue;
             }
-            let (a, bb, cc, d) = (
-                sums[r * (b + 1) + c],
-                sums[r * (b + 1) + c + 1],
-                sums[(r + 1) * (b + 1) + c],
-                sums[(r + 1) * (b + 1) + c + 1],
+            let area = ((xs[c + 1] - xs[c]) * (ys[r + 1] - ys[r])) as f64;
+            let (a, b, cc, d) = (
+                sums[r * (bx + 1) + c],
+                sums[r * (bx + 1) + c + 1],
+                sums[(r + 1) * (bx + 1) + c],
+                sums[(r + 1) * (bx + 1) + c + 1],
             );
             for ch in 0..3 {
-                out.push(((d[ch] - bb[ch] - cc[ch] + a[ch]) / area) as f32);
+                out.push(((d[ch] - b[ch] - cc[ch] + a[ch]) / area) as f32);
             }
         }
     }
