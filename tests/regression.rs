@@ -201,6 +201,7 @@ const HARD15: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
 /// (`wait4` on that child alone: `RUSAGE_CHILDREN` would report the largest child any test
 /// of this process has waited for, and tests run in parallel).
 #[cfg(unix)]
+#[allow(clippy::zombie_processes)] // reaped by wait4 below, which std's Child cannot see
 fn llk_peak(args: &[&str], name: &str) -> (Option<i32>, String, u64) {
     use std::os::unix::process::ExitStatusExt;
     let dir = scratch(name);
