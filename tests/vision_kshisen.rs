@@ -153,13 +153,13 @@ fn kshisen_frames_read_exactly() {
     // out of the profile.
     let known: Vec<String> = [
         "s0-classic-wood_light-mid10sel",
+        "s0-default-color_plain-anim12",
         "s0-traditional-default-mid06sel",
         "s1-classic-egyptian-anim06",
         "s1-default-color_plain-mid11",
         "s1-traditional-default-sel",
         "s1-traditional-egyptian-mid13sel",
         "s2-default-default-anim05",
-        "s2-default-wood_light-mid12sel",
         "s3-traditional-color_plain-full",
         "s4-classic-color_plain-mid11sel",
         "s4-default-wood_light-sel",

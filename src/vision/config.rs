@@ -44,6 +44,12 @@ pub struct ReaderConfig {
     /// An empty cell's descriptor lies within this of the ground model (the cells around the
     /// board), after removing the model's own spread.
     pub ground_margin: f32,
+    /// A picture with at least this share of its blocks in the ground's colour is mostly
+    /// ground: the cell beside a lone tile, its shadow along one edge (a fifth of the cell
+    /// on the games measured), leaves 0.7–0.8 of the blocks ground-coloured; a tile's face
+    /// shows the ground nowhere unless its face has the ground's colour (then its frame
+    /// decides).
+    pub ground_share: f32,
     /// A board needs at least this many tiles read, else the frame shows no board.
     pub min_tiles: usize,
     /// Share of tiles that may be unpaired (odd or lone pictures) before the frame is judged
@@ -73,6 +79,7 @@ impl Default for ReaderConfig {
             min_gap_ratio: 1.8,
             flat_spread: 6.0,
             ground_margin: 6.0,
+            ground_share: 0.6,
             min_tiles: 4,
             max_unpaired_share: 0.4,
             max_unpaired: 2,

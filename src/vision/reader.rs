@@ -113,6 +113,19 @@ impl Ground {
         })
     }
 
+    /// Whether most of a picture's blocks show the ground's colour (a cell of ground with a
+    /// neighbour's shadow or 3-D side along one edge).
+    fn covers_most(&self, p: &Picture, cfg: &ReaderConfig) -> bool {
+        let tol = self.colour_tol + cfg.ground_margin;
+        let n = p.blocks.len() / 3;
+        let near = p
+            .blocks
+            .chunks_exact(3)
+            .filter(|b| colour_dist(self.colour, [b[0], b[1], b[2]]) <= tol)
+            .count();
+        n > 0 && near as f32 >= cfg.ground_share * n as f32
+    }
+
     fn holds(&self, p: &Picture, cfg: &ReaderConfig) -> bool {
         colour_dist(self.colour, p.mean) <= self.colour_tol + cfg.ground_margin
             && p.spread <= self.spread_max + cfg.ground_margin
@@ -153,10 +166,12 @@ fn see(sheet: &Sheet, ground: &Ground, ring_idx: &[usize], cfg: &ReaderConfig) -
     let mut grounded = vec![0usize; g.groups];
     let mut on_ring = vec![0usize; g.groups];
     let mut flat = vec![0usize; g.groups];
+    let mut mostly_ground = vec![0usize; g.groups];
     for (k, &i) in idx.iter().enumerate() {
         size[g.group[k]] += 1;
         flat[g.group[k]] += (pics[k].spread <= cfg.flat_spread) as usize;
         grounded[g.group[k]] += ground.holds(pics[k], cfg) as usize;
+        mostly_ground[g.group[k]] += ground.covers_most(pics[k], cfg) as usize;
         on_ring[g.group[k]] += ring_idx.binary_search(&i).is_ok() as usize;
     }
     // Groups of flat pictures that are neither ground-coloured nor on the ring: blank faces
@@ -169,6 +184,7 @@ fn see(sheet: &Sheet, ground: &Ground, ring_idx: &[usize], cfg: &ReaderConfig) -
             let gi = g.group[k];
             size[gi] >= 2
                 && flat[gi] * 2 <= size[gi]
+                && mostly_ground[gi] * 2 <= size[gi]
                 && grounded[gi] * 2 <= size[gi]
                 && on_ring[gi] * 4 <= size[gi].max(4)
         })
@@ -193,7 +209,8 @@ fn see(sheet: &Sheet, ground: &Ground, ring_idx: &[usize], cfg: &ReaderConfig) -
         let mut votes = vec![0isize; g.groups];
         for (k, _) in idx.iter().enumerate() {
             let gi = g.group[k];
-            if size[gi] < 2 || flat[gi] * 2 <= size[gi] || on_ring[gi] * 4 > size[gi].max(4) {
+            let candidate = flat[gi] * 2 > size[gi] || mostly_ground[gi] * 2 > size[gi];
+            if size[gi] < 2 || !candidate || on_ring[gi] * 4 > size[gi].max(4) {
                 continue;
             }
             let to_tiles = nearest_frame(pics[k], &tile_like);
@@ -211,8 +228,11 @@ fn see(sheet: &Sheet, ground: &Ground, ring_idx: &[usize], cfg: &ReaderConfig) -
         // plain ground is one picture everywhere around the board).
         // Flat pictures that pair are stretches of ground too (a gradient ground pairs
         // neighbouring empty cells): a tile face always carries a symbol or a frame.
+        // Mostly-ground pictures that pair (two tiles' drop shadows on the ground beside
+        // them) are ground unless their frames are the tiles' frames.
+        let mostly = mostly_ground[gi] * 2 > size[gi] && !tile_like.is_empty();
         let ground_group = on_ring[gi] * 4 > size[gi].max(4)
-            || ((grounded[gi] * 2 > size[gi] || flat[gi] * 2 > size[gi]) && !blank[gi]);
+            || ((grounded[gi] * 2 > size[gi] || flat[gi] * 2 > size[gi] || mostly) && !blank[gi]);
         seen[i] = if size[gi] >= 2 && !ground_group {
             Seen::Paired(gi)
         } else if size[gi] >= 2 || ground.holds(pics[k], cfg) {
@@ -748,4 +768,42 @@ fn board_from(
         unsure,
         selected,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 10×10-block picture whose first `dark` columns are shadow and the rest ground.
+    fn shadowed(ground: [f32; 3], dark: usize) -> Picture {
+        let mut blocks = Vec::new();
+        for _r in 0..10 {
+            for c in 0..10 {
+                let v = if c < dark { [10.0, 10.0, 10.0] } else { ground };
+                blocks.extend(v);
+            }
+        }
+        Picture {
+            blocks,
+            mean: ground,
+            spread: 0.0,
+            frame: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_cell_of_ground_with_a_shadow_strip_is_mostly_ground() {
+        let cfg = ReaderConfig::default();
+        let g = Ground {
+            colour: [50.0, 100.0, 50.0],
+            colour_tol: 3.0,
+            spread_max: 2.0,
+        };
+        // A fifth of the cell in shadow: mostly ground.
+        assert!(g.covers_most(&shadowed([51.0, 99.0, 50.0], 2), &cfg));
+        // A tile face (white) with no ground showing: not.
+        assert!(!g.covers_most(&shadowed([235.0, 235.0, 235.0], 0), &cfg));
+        // Half in shadow: not mostly ground.
+        assert!(!g.covers_most(&shadowed([51.0, 99.0, 50.0], 5), &cfg));
+    }
 }
