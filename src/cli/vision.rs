@@ -31,7 +31,7 @@ pub struct ReadArgs {
     pub region: Option<(u32, u32, u32, u32)>,
     /// Which reader: `general` (lattice, pictures, extent, verdict) or `legacy`.
     #[arg(long, default_value = "legacy")]
-    pub reader: String,
+    pub reader: llk::vision::ReaderChoice,
 }
 
 /// Parses "x,y,w,h".
@@ -69,14 +69,8 @@ pub fn read(args: ReadArgs) -> Result<()> {
         cols: args.cols,
         region: args.region,
     };
-    let r = match args.reader.as_str() {
-        "general" => {
-            llk::vision::reader::read_board(&frame, &hints, &llk::vision::ReaderConfig::default())
-        }
-        "legacy" => read_frame(&frame, &hints),
-        other => bail!("--reader {other:?}: expected general or legacy"),
-    }
-    .map_err(|e| anyhow::anyhow!("{}: {e} [{}]", args.image.display(), e.kind()))?;
+    let r = llk::vision::read_with(args.reader, &frame, &hints)
+        .map_err(|e| anyhow::anyhow!("{}: {e} [{}]", args.image.display(), e.kind()))?;
     if let (Some(rows), Some(cols)) = (args.rows, args.cols) {
         if (r.grid.rows, r.grid.cols) != (rows, cols) {
             bail!(

@@ -81,18 +81,8 @@ fn peak_near(r: &[f32], x: f32, radius: f32) -> Option<(f32, f32)> {
 /// or a window border, do not drown the many tile edges) less a moving mean over `radius`.
 fn detrended(p: &[f32], radius: usize) -> Vec<f32> {
     let s: Vec<f32> = p.iter().map(|v| v.max(0.0).sqrt()).collect();
-    let n = s.len();
-    let mut pre = vec![0f32; n + 1];
-    for i in 0..n {
-        pre[i + 1] = pre[i] + s[i];
-    }
-    (0..n)
-        .map(|i| {
-            let a = i.saturating_sub(radius);
-            let b = (i + radius + 1).min(n);
-            s[i] - (pre[b] - pre[a]) / (b - a) as f32
-        })
-        .collect()
+    let mean = smooth(&s, radius);
+    s.iter().zip(&mean).map(|(v, m)| v - m).collect()
 }
 
 /// How far each lag's autocorrelation stands above its neighbourhood (a quarter of the lag

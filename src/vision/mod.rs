@@ -165,7 +165,7 @@ fn general_selected() -> bool {
 /// Finds the board in `frame` and reads it.
 pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     if general_selected() {
-        return reader::read_board(frame, hints, &ReaderConfig::default());
+        return read_with(ReaderChoice::General, frame, hints);
     }
     let (w, h) = frame.dimensions();
     if w < 2 * grid::MIN_PITCH as u32 || h < 2 * grid::MIN_PITCH as u32 {
@@ -1772,7 +1772,7 @@ fn check_grid(frame: &RgbaImage, g: &Grid) -> Result<(), ReadError> {
 /// game, down to 2 tiles left and 0 (a clear board reads as all empty).
 pub fn read_cells(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadError> {
     if general_selected() {
-        return reader::read_grid(frame, grid, &ReaderConfig::default());
+        return read_cells_with(ReaderChoice::General, frame, grid);
     }
     check_grid(frame, grid)?;
     check_animation(frame, grid)?;

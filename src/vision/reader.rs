@@ -152,15 +152,16 @@ enum Seen {
     Lone,
 }
 
-/// Reads every described cell of the sheet: ground, paired (with its group) or lone.
-fn see(sheet: &Sheet, ground: &Ground, ring_idx: &[usize], cfg: &ReaderConfig) -> (Vec<Seen>, f32) {
-    let idx: Vec<usize> = (0..sheet.pics.len())
-        .filter(|&i| sheet.pics[i].is_some())
-        .collect();
-    let pics: Vec<&Picture> = idx
-        .iter()
-        .map(|&i| sheet.pics[i].as_ref().unwrap())
-        .collect();
+/// Reads every described cell (`cells` in sheet order, `ring_idx` the sheet's outer ring):
+/// ground, paired (with its group) or lone.
+fn see(
+    cells: &[Option<Picture>],
+    ground: &Ground,
+    ring_idx: &[usize],
+    cfg: &ReaderConfig,
+) -> Vec<Seen> {
+    let idx: Vec<usize> = (0..cells.len()).filter(|&i| cells[i].is_some()).collect();
+    let pics: Vec<&Picture> = idx.iter().map(|&i| cells[i].as_ref().unwrap()).collect();
     let g = group(&pics, cfg);
     let mut size = vec![0usize; g.groups];
     let mut grounded = vec![0usize; g.groups];
@@ -221,7 +222,7 @@ fn see(sheet: &Sheet, ground: &Ground, ring_idx: &[usize], cfg: &ReaderConfig) -
             blank[gi] = votes[gi] > 0;
         }
     }
-    let mut seen = vec![Seen::Ground; sheet.pics.len()];
+    let mut seen = vec![Seen::Ground; cells.len()];
     for (k, &i) in idx.iter().enumerate() {
         let gi = g.group[k];
         // A group of ground cells, or one that reaches the window's edge in numbers (a
@@ -269,7 +270,7 @@ fn see(sheet: &Sheet, ground: &Ground, ring_idx: &[usize], cfg: &ReaderConfig) -
             }
         }
     }
-    (seen, g.cut)
+    seen
 }
 
 /// The median nearest-twin distance of a sample of cells for the lattice shifted by
@@ -447,14 +448,14 @@ pub fn read_board(
         .collect();
     let ground = Ground::from_cells(&ring_pics, cfg)
         .ok_or_else(|| ReadError::NoBoard("no ground around the frame".into()))?;
-    let (mut seen, _) = see(&sheet, &ground, &ring_idx, cfg);
+    let mut seen = see(&sheet.pics, &ground, &ring_idx, cfg);
     if hints.region.is_none() || hints.rows.is_none() || hints.cols.is_none() {
         let (dx, dy) = refine_phase(&integral, &sheet, &ground, cfg);
         if dx != 0.0 || dy != 0.0 {
             x.phase += dx;
             y.phase += dy;
             sheet = Sheet::new(&integral, x, y, window, cfg);
-            seen = see(&sheet, &ground, &ring(sheet.rows, sheet.cols), cfg).0;
+            seen = see(&sheet.pics, &ground, &ring(sheet.rows, sheet.cols), cfg);
         }
     }
     let paired: Vec<bool> = seen.iter().map(|s| matches!(s, Seen::Paired(_))).collect();
@@ -580,7 +581,7 @@ fn read_known(
         spread_max: -1000.0,
     });
     let sheet_like = SheetCells { rows, cols, pics };
-    let seen = see_cells(&sheet_like, &ground, &ring_idx, cfg);
+    let seen = see(&sheet_like.pics, &ground, &ring_idx, cfg);
     let cfg = ReaderConfig {
         min_tiles,
         ..cfg.clone()
@@ -593,27 +594,6 @@ struct SheetCells {
     rows: usize,
     cols: usize,
     pics: Vec<Option<Picture>>,
-}
-
-fn see_cells(s: &SheetCells, ground: &Ground, ring_idx: &[usize], cfg: &ReaderConfig) -> Vec<Seen> {
-    let sheet = Sheet {
-        x: Axis {
-            pitch: 1.0,
-            phase: 0.0,
-            strength: 0.0,
-        },
-        y: Axis {
-            pitch: 1.0,
-            phase: 0.0,
-            strength: 0.0,
-        },
-        kx: 0,
-        ky: 0,
-        rows: s.rows,
-        cols: s.cols,
-        pics: s.pics.clone(),
-    };
-    see(&sheet, ground, ring_idx, cfg).0
 }
 
 /// The board inside a sheet: paired groups become types (crowded ones obstacles), lone
