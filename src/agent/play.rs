@@ -700,6 +700,7 @@ impl Run<'_, '_> {
             }
             let clicked = Instant::now();
             let mut last: Option<(Board, Instant)> = None;
+            let mut held: Option<(Board, Instant)> = None;
             let mut retry: Option<(Vec<Pos>, Reaction)> = None;
             while clicked.elapsed() < opts.verify_timeout {
                 sleep(opts.poll);
@@ -708,10 +709,21 @@ impl Run<'_, '_> {
                 let seen = self.read(&f, index)?;
                 let mut removed_seen = false;
                 if let Ok(seen) = &seen {
-                    if let Some(i) = predictions
+                    // A predicted board counts once it is read with confidence and has held
+                    // still for a while: while a game draws the link, the two cells read as
+                    // empty before the tiles above them fall, which looks like no gravity.
+                    let predicted = predictions
                         .iter()
-                        .position(|(_, p)| seen.board.same_up_to_renaming(p))
-                    {
+                        .position(|(_, p)| seen.board.same_up_to_renaming(p));
+                    let settled = seen.unsure.is_empty()
+                        && match &held {
+                            Some((b, since)) if *b == seen.board => since.elapsed() >= STEADY,
+                            _ => {
+                                held = Some((seen.board.clone(), Instant::now()));
+                                false
+                            }
+                        };
+                    if let Some(i) = predicted.filter(|_| settled) {
                         self.record(&Entry::Verify {
                             n,
                             frame: index,

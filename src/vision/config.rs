@@ -22,6 +22,10 @@ pub struct ReaderConfig {
     /// second, coarser rhythm (alternate rows shaded) measure 0.45 there; the flat humps of
     /// glyph strokes under a true pitch measure 0.0–0.1.
     pub divisor_keep: f32,
+    /// A pixel is on an edge when its summed RGB change to the next pixel exceeds this
+    /// (0–765). Tile borders and gaps change by 30–200 on the games measured; JPEG noise at
+    /// quality 60–90 by under 15; a textured ground's grain by 5–40.
+    pub edge_min: u32,
     /// Blocks per side of a cell descriptor (block means of the cell's inner part).
     pub blocks: usize,
     /// Fraction of the pitch cut from each side of a cell before it is described: keeps the
@@ -72,6 +76,7 @@ impl Default for ReaderConfig {
             max_pitch: 220.0,
             min_periodicity: 0.08,
             divisor_keep: 0.4,
+            edge_min: 24,
             blocks: 10,
             inset: 0.14,
             same_floor: 2.5,

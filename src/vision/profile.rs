@@ -53,6 +53,45 @@ pub fn edge_profiles(frame: &RgbaImage, window: (u32, u32, u32, u32)) -> Profile
     Profiles { x0, y0, cols, rows }
 }
 
+/// Edge-length profiles of a frame window: `cols[i]` counts the sampled pixels whose summed
+/// RGB change across the boundary between columns `x0 + i` and `x0 + i + 1` exceeds
+/// `edge_min`; `rows[j]` the same between rows. Cell boundaries are lines that run the whole
+/// board, while a picture's edges are short, so counting edge pixels (rather than summing
+/// their strength) keeps strong glyph strokes inside the tiles from drowning faint tile
+/// borders. Every second line is sampled, as in [`edge_profiles`].
+pub fn line_profiles(frame: &RgbaImage, window: (u32, u32, u32, u32), edge_min: u32) -> Profiles {
+    let (x0, y0, w, h) = window;
+    let fw = frame.width() as usize;
+    let raw = frame.as_raw();
+    let px = |x: usize, y: usize| {
+        let i = (y * fw + x) * 4;
+        [raw[i], raw[i + 1], raw[i + 2]]
+    };
+    let change = |a: [u8; 3], b: [u8; 3]| {
+        a.iter()
+            .zip(&b)
+            .map(|(p, q)| p.abs_diff(*q) as u32)
+            .sum::<u32>()
+            > edge_min
+    };
+    let (x0u, y0u, wu, hu) = (x0 as usize, y0 as usize, w as usize, h as usize);
+    let mut cols = vec![0f32; wu.saturating_sub(1)];
+    let mut rows = vec![0f32; hu.saturating_sub(1)];
+    for y in (y0u..y0u + hu).step_by(2) {
+        for (i, c) in cols.iter_mut().enumerate() {
+            *c += change(px(x0u + i, y), px(x0u + i + 1, y)) as u32 as f32;
+        }
+    }
+    for (j, r) in rows.iter_mut().enumerate() {
+        let y = y0u + j;
+        *r = (x0u..x0u + wu)
+            .step_by(2)
+            .filter(|&x| change(px(x, y), px(x, y + 1)))
+            .count() as f32;
+    }
+    Profiles { x0, y0, cols, rows }
+}
+
 /// Box-smooths a profile with radius `r`, so the two edges of a narrow gap (or a tile's
 /// border and its neighbour's 3-D side) merge into one peak centred on the cell boundary.
 pub fn smooth(p: &[f32], r: usize) -> Vec<f32> {
@@ -187,6 +226,39 @@ fn comb_search(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A board of faint full-width borders every 25 rows with one short, strong stroke
+    /// inside each cell: summed strength favours the strokes, counted length the borders.
+    #[test]
+    fn counting_edge_pixels_favours_long_faint_lines_over_short_strong_strokes() {
+        let mut img = RgbaImage::from_pixel(200, 200, image::Rgba([100, 100, 100, 255]));
+        for y in (0..200).step_by(25) {
+            for x in 0..200 {
+                img.put_pixel(x, y, image::Rgba([112, 112, 112, 255]));
+            }
+            for x in 85..115 {
+                img.put_pixel(x, y + 12, image::Rgba([0, 0, 0, 255]));
+            }
+        }
+        let sum = edge_profiles(&img, (0, 0, 200, 200));
+        let count = line_profiles(&img, (0, 0, 200, 200), 24);
+        // rows[j] is the change between rows j and j + 1: a border at 25 enters at 24, a
+        // stroke at 37 at 36.
+        assert!(
+            sum.rows[36] > sum.rows[24],
+            "{} {}",
+            sum.rows[36],
+            sum.rows[24]
+        );
+        assert!(
+            count.rows[24] > 4.0 * count.rows[36],
+            "{} {}",
+            count.rows[24],
+            count.rows[36]
+        );
+        // Changes under the threshold count for nothing.
+        assert_eq!(line_profiles(&img, (0, 0, 200, 200), 100).rows[24], 0.0);
+    }
 
     #[test]
     fn finds_a_fractional_period() {

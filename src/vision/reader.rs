@@ -10,7 +10,7 @@ use super::extent::{best_window, main_cluster, CellRect};
 use super::lattice::{self, Axis};
 use super::pictures::{describe, distance, frame_distance, group, shape_distance, Picture};
 use super::pixels::{colour_dist, Integral};
-use super::profile::edge_profiles;
+use super::profile::line_profiles;
 use super::verdict::{judge, Tally};
 use super::{Hints, ReadError, Reading};
 use crate::board::{type_char, Board, Cell, Pos, TYPE_ALPHABET};
@@ -382,7 +382,7 @@ fn lattice_of(
     hints: &Hints,
     cfg: &ReaderConfig,
 ) -> Result<(Axis, Axis), ReadError> {
-    let prof = edge_profiles(frame, window);
+    let prof = line_profiles(frame, window, cfg.edge_min);
     let fixed = |len: u32, start: u32, n: Option<usize>| -> Option<Axis> {
         let n = n?;
         hints.region?;
@@ -506,7 +506,46 @@ pub fn read_board(
         rows: rect.rows(),
         cols: rect.cols(),
     };
-    read_known(frame, &grid, cfg, cfg.min_tiles)
+    let reading = read_known(frame, &grid, cfg, cfg.min_tiles)?;
+    // An edge line read all empty shows no pixel of the board (a row of look-alike 3-D
+    // sides or shadows paired into the extent): the board ends before it, unless a hint
+    // fixes that axis.
+    let (mut t, mut b, mut l, mut r) = (0usize, grid.rows, 0usize, grid.cols);
+    let empty_row = |row: usize, l: usize, r: usize| {
+        (l..r).all(|c| reading.board.get(Pos::new(row, c)) == Cell::Empty)
+    };
+    let empty_col = |col: usize, t: usize, b: usize| {
+        (t..b).all(|rr| reading.board.get(Pos::new(rr, col)) == Cell::Empty)
+    };
+    if hints.rows.is_none() {
+        while b > t + 1 && empty_row(t, l, r) {
+            t += 1;
+        }
+        while b > t + 1 && empty_row(b - 1, l, r) {
+            b -= 1;
+        }
+    }
+    if hints.cols.is_none() {
+        while r > l + 1 && empty_col(l, t, b) {
+            l += 1;
+        }
+        while r > l + 1 && empty_col(r - 1, t, b) {
+            r -= 1;
+        }
+    }
+    if (t, b, l, r) == (0, grid.rows, 0, grid.cols) {
+        return Ok(reading);
+    }
+    let trimmed = Grid {
+        origin: (
+            grid.origin.0 + l as f32 * grid.pitch.0,
+            grid.origin.1 + t as f32 * grid.pitch.1,
+        ),
+        pitch: grid.pitch,
+        rows: b - t,
+        cols: r - l,
+    };
+    read_known(frame, &trimmed, cfg, cfg.min_tiles)
 }
 
 /// Reads the cells of a known grid: its tiles, empties, obstacles and selected tiles, with
@@ -587,6 +626,29 @@ fn read_known(
         ..cfg.clone()
     };
     board_from(grid, &sheet_like, &seen, inside, &cfg)
+}
+
+/// The frame every tile shares: per ring block, the median over the tiles' frames. `None`
+/// with no tiles.
+fn common_frame<'a>(tiles: impl Iterator<Item = &'a Picture>) -> Option<Picture> {
+    let tiles: Vec<&Picture> = tiles.collect();
+    let n = tiles.first()?.frame.len();
+    let frame = (0..n)
+        .map(|b| {
+            let mut v: Vec<f32> = tiles
+                .iter()
+                .filter_map(|t| t.frame.get(b).copied())
+                .collect();
+            v.sort_by(|x, y| x.total_cmp(y));
+            v[v.len() / 2]
+        })
+        .collect();
+    Some(Picture {
+        blocks: Vec::new(),
+        mean: [0.0; 3],
+        spread: 0.0,
+        frame,
+    })
 }
 
 /// A sheet's cells without a lattice (the known-grid path builds them from a [`Grid`]).
@@ -673,6 +735,65 @@ fn board_from(
             }
             _ => unsure.push(pos),
         }
+    }
+    // Two lone pictures that match each other's shape far better than any type's are a
+    // pair whose twin is tinted (the player selected one of the last two of a type): the
+    // one whose frame strays further from the frame the tiles share is the selected one.
+    let left: Vec<usize> = lone
+        .iter()
+        .copied()
+        .filter(|&k| kind[k].is_none())
+        .collect();
+    let mut next_group = count.keys().max().map_or(0, |g| g + 1) + seen.len();
+    let common = common_frame(
+        cells
+            .iter()
+            .zip(&kind)
+            .filter(|(_, k)| k.is_some())
+            .filter_map(|(&i, _)| s.pics[i].as_ref()),
+    );
+    let nearest_type = |p: &Picture| {
+        members
+            .values()
+            .flatten()
+            .map(|q| shape_distance(p, q))
+            .fold(f32::INFINITY, f32::min)
+    };
+    let pic = |k: usize| s.pics[cells[k]].as_ref().expect("a seen cell is described");
+    let pos_of = |k: usize| Pos::new(cells[k] / s.cols - 1, cells[k] % s.cols - 1);
+    for (ai, &a) in left.iter().enumerate() {
+        if kind[a].is_some() {
+            continue;
+        }
+        let mut ranked: Vec<(f32, usize)> = left
+            .iter()
+            .enumerate()
+            .filter(|&(bi, &b)| bi != ai && kind[b].is_none())
+            .map(|(_, &b)| (shape_distance(pic(a), pic(b)), b))
+            .collect();
+        ranked.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let Some(&(d, b)) = ranked.first() else {
+            continue;
+        };
+        let second = ranked.get(1).map_or(f32::INFINITY, |r| r.0);
+        let rival = nearest_type(pic(a)).min(nearest_type(pic(b))).min(second);
+        // b's own best partner must be a, too.
+        let b_best = left
+            .iter()
+            .filter(|&&c| c != b && kind[c].is_none())
+            .map(|&c| (shape_distance(pic(b), pic(c)), c))
+            .min_by(|x, y| x.0.total_cmp(&y.0))
+            .map(|x| x.1);
+        if d * 2.5 >= rival || b_best != Some(a) {
+            continue;
+        }
+        kind[a] = Some(next_group);
+        kind[b] = Some(next_group);
+        next_group += 1;
+        let stray = |k: usize| common.as_ref().map_or(0.0, |c| frame_distance(pic(k), c));
+        let sel = if stray(a) >= stray(b) { a } else { b };
+        unsure.retain(|p| *p != pos_of(a) && *p != pos_of(b));
+        selected.push(pos_of(sel));
     }
     // Types by first appearance; crowded ones are obstacles.
     let mut final_count = std::collections::BTreeMap::<usize, usize>::new();
@@ -785,5 +906,64 @@ mod tests {
         assert!(!g.covers_most(&shadowed([235.0, 235.0, 235.0], 0), &cfg));
         // Half in shadow: not mostly ground.
         assert!(!g.covers_most(&shadowed([51.0, 99.0, 50.0], 5), &cfg));
+    }
+}
+
+#[cfg(test)]
+mod selection_tests {
+    use super::*;
+    use image::Rgba;
+
+    /// Draws a 40 px tile at (x, y): a white border shared by every tile, and 8×8 blocks of
+    /// colours drawn from `seed` inside; `tint` blends the whole tile towards yellow.
+    fn tile(img: &mut RgbaImage, x: u32, y: u32, seed: u32, tint: bool) {
+        let mut s = seed.wrapping_mul(2654435761).wrapping_add(12345);
+        let mut rnd = || {
+            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            (s >> 24) as u8
+        };
+        let blocks: Vec<[u8; 3]> = (0..64).map(|_| [rnd(), rnd(), rnd()]).collect();
+        for dy in 0..40 {
+            for dx in 0..40 {
+                let c = if dx < 4 || dy < 4 || dx >= 36 || dy >= 36 {
+                    [240, 240, 230]
+                } else {
+                    blocks[((dy - 4) / 4 % 8 * 8 + (dx - 4) / 4 % 8) as usize]
+                };
+                let c = if tint {
+                    [
+                        (c[0] as u32 * 6 / 10 + 255 * 4 / 10) as u8,
+                        (c[1] as u32 * 6 / 10 + 230 * 4 / 10) as u8,
+                        (c[2] as u32 * 6 / 10 + 60 * 4 / 10) as u8,
+                    ]
+                } else {
+                    c
+                };
+                img.put_pixel(x + dx, y + dy, Rgba([c[0], c[1], c[2], 255]));
+            }
+        }
+    }
+
+    #[test]
+    fn the_last_two_of_a_type_with_one_tinted_read_as_a_pair_and_a_selection() {
+        let mut img = RgbaImage::from_pixel(280, 200, Rgba([30, 100, 40, 255]));
+        // Types by cell, row-major on a 2×4 board at (40, 40); the last tile is tinted.
+        let kinds = [1, 2, 3, 1, 2, 3, 4, 4];
+        for (i, &k) in kinds.iter().enumerate() {
+            let (r, c) = (i as u32 / 4, i as u32 % 4);
+            tile(&mut img, 40 + c * 40, 40 + r * 40, k, i == 7);
+        }
+        let grid = Grid {
+            origin: (40.0, 40.0),
+            pitch: (40.0, 40.0),
+            rows: 2,
+            cols: 4,
+        };
+        let r = read_grid(&img, &grid, &ReaderConfig::default()).unwrap();
+        assert!(r.unsure.is_empty(), "{:?}\n{}", r.unsure, r.board);
+        assert_eq!(r.selected, vec![Pos::new(1, 3)], "{}", r.board);
+        let b = &r.board;
+        assert_eq!(b.get(Pos::new(1, 2)), b.get(Pos::new(1, 3)), "{b}");
+        assert_ne!(b.get(Pos::new(1, 2)), b.get(Pos::new(0, 0)), "{b}");
     }
 }
