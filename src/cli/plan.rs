@@ -1,6 +1,7 @@
 //! `llk plan`, `llk pairs`, `llk generate` and `llk bench plan`: the planner from the
 //! command line, on boards given as text files.
 
+use super::exit;
 use super::out::outln;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
@@ -95,8 +96,21 @@ fn link_text(board: &Board, l: &Link) -> String {
     format!("{} {}-{} {via}", board.get(l.a).to_char(), l.a, l.b)
 }
 
+/// The exit status of `llk plan` for an outcome other than cleared (see `super::exit`):
+/// the summary line or the JSON `"outcome"` on stdout says the same in words.
+fn outcome_status(outcome: Outcome) -> Result<()> {
+    let code = match outcome {
+        Outcome::Cleared => return Ok(()),
+        Outcome::Stuck => exit::TILES_LEFT,
+        Outcome::Unsolvable => exit::UNSOLVABLE,
+        Outcome::GaveUp => exit::GAVE_UP,
+    };
+    Err(exit::Exit::reported(code).into())
+}
+
 /// `llk plan`: prints the moves as text (one per line, then a summary) or one JSON object.
-/// A board that cannot be cleared is not an error: the summary or `"solved": false` says so.
+/// A board that is not cleared prints its moves and outcome all the same and ends with the
+/// outcome's status: 3 stuck, 4 unsolvable, 5 gave up.
 pub fn plan(args: PlanArgs) -> Result<()> {
     let board = read_board(&args.board, true)?;
     let rules = args.rules.rules();
@@ -115,7 +129,7 @@ pub fn plan(args: PlanArgs) -> Result<()> {
             "micros": p.micros,
         });
         outln!("{out}")?;
-        return Ok(());
+        return outcome_status(p.outcome);
     }
     let mut b = board.clone();
     for (i, m) in p.moves.iter().enumerate() {
@@ -143,7 +157,7 @@ pub fn plan(args: PlanArgs) -> Result<()> {
         p.states,
         p.micros
     )?;
-    Ok(())
+    outcome_status(p.outcome)
 }
 
 #[derive(Args, Debug)]
