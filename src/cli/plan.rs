@@ -37,7 +37,7 @@ impl RuleArgs {
 #[derive(Args, Debug)]
 pub struct PlanArgs {
     /// Board text file: one line per row, '.' empty, '#' obstacle, any other printable
-    /// ASCII char a tile type (equal chars = same picture).
+    /// ASCII char a tile type (equal chars = same picture); `-` reads it from stdin.
     pub board: PathBuf,
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -59,10 +59,10 @@ pub struct PlanArgs {
     pub json: bool,
 }
 
-/// Reads and checks a board file; every failure names the file.
+/// Reads and checks a board file (stdin for `-`); every failure names the file.
 fn read_board(path: &Path, need_even: bool) -> Result<Board> {
-    let name = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| anyhow!("{name}: cannot read: {e}"))?;
+    let name = super::input::name(path);
+    let text = super::input::read_board_text(path)?;
     let board = Board::parse(&text).map_err(|e| anyhow!("{name}: {e}"))?;
     if need_even {
         board.check_even().map_err(|e| anyhow!("{name}: {e}"))?;
@@ -162,7 +162,7 @@ pub fn plan(args: PlanArgs) -> Result<()> {
 
 #[derive(Args, Debug)]
 pub struct PairsArgs {
-    /// Board text file (same format as for `llk plan`).
+    /// Board text file (same format as for `llk plan`); `-` reads it from stdin.
     pub board: PathBuf,
     #[command(flatten)]
     pub rules: RuleArgs,
