@@ -7,6 +7,42 @@
 LLK_PACKAGES="pkg-config gcc libclang-dev libpipewire-0.3-dev libegl-dev libgbm-dev libxcb1-dev
   libx11-dev libxkbcommon-dev libwayland-dev xvfb xauth openbox x11-utils"
 
+# The install and build steps print one line each; their whole output (apt's, dpkg's,
+# cargo's) goes to one log file per run, made by the first step that runs, under
+# ${TMPDIR:-/tmp}. A step that fails prints the log's path and its last 30 lines.
+LLK_SETUP_LOG=""
+
+# llk_step LINE COMMAND [ARGS...]: prints "llk: LINE (log: FILE)", runs COMMAND with its
+# output appended to the log, and returns its status (safe under `set -e`).
+llk_step() {
+    local line="$1"
+    shift
+    if [ -z "$LLK_SETUP_LOG" ]; then
+        LLK_SETUP_LOG=$(mktemp "${TMPDIR:-/tmp}/llk-setup.XXXXXX.log") || {
+            echo "llk: cannot create a log file in ${TMPDIR:-/tmp}" >&2
+            return 1
+        }
+    fi
+    echo "llk: $line (log: $LLK_SETUP_LOG)"
+    echo "== $(date '+%F %T') $line: $*" >>"$LLK_SETUP_LOG"
+    local rc=0
+    "$@" >>"$LLK_SETUP_LOG" 2>&1 || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        {
+            echo "llk: failed (exit $rc): $line; the last 30 lines of $LLK_SETUP_LOG:"
+            tail -n 30 "$LLK_SETUP_LOG" | sed 's/^/    /'
+            echo "llk: the whole log: $LLK_SETUP_LOG"
+        } >&2
+    fi
+    return "$rc"
+}
+
+# Builds the release binary (target/release/llk) as one step.
+llk_build() {
+    llk_step "building llk with cargo build --release, minutes the first time" \
+        cargo build --release --locked
+}
+
 llk_install() {
     llk_apt_ensure $LLK_PACKAGES || exit 1
     command -v cargo >/dev/null || {
@@ -64,7 +100,8 @@ llk_display() {
 LLK_GAME_PACKAGES="kshisen dbus-x11 xdotool x11-apps x11-utils"
 
 # Install the packages named in $@ that dpkg does not list as installed (apt-get, with sudo
-# when not root).
+# when not root), as one step (see llk_step); nothing to install runs nothing and prints
+# nothing.
 llk_apt_ensure() {
     local missing=()
     for p in "$@"; do
@@ -72,14 +109,21 @@ llk_apt_ensure() {
             || missing+=("$p")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
-    echo "llk: installing system packages: ${missing[*]}"
     local sudo=""
     if [ "$(id -u)" != 0 ]; then
         command -v sudo >/dev/null || { echo "llk: need root or sudo to install: ${missing[*]}" >&2; return 1; }
         sudo="sudo"
     fi
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    llk_step "installing ${#missing[@]} system packages: ${missing[*]}" \
+        llk_apt_install "$sudo" "${missing[@]}"
+}
+
+# llk_apt_install SUDO PACKAGES...: apt-get update, then install (SUDO is "sudo" or "").
+llk_apt_install() {
+    local sudo="$1"
+    shift
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
 }
 
 # The games the live tests drive (KShisen binary: /usr/games/kshisen, not on PATH).

@@ -18,6 +18,10 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Cmd {
     /// Plan the whole elimination order of a board given as text.
+    ///
+    /// Exit status: 0 cleared; 3 stuck (greedy or paper: tiles left and no removable pair);
+    /// 4 unsolvable (no order of removals clears the board); 5 gave up (the budget ran out
+    /// first); 1 an error. The moves and the outcome are printed in every case.
     Plan(cli::plan::PlanArgs),
     /// List the pairs that can be removed right now.
     Pairs(cli::plan::PairsArgs),
@@ -85,8 +89,12 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            // One line, with the chain of causes: "reading x.png: truncated PNG: ...".
-            eprintln!("llk: error: {e:#}");
+            // One line, with the chain of causes: "reading x.png: truncated PNG: ...". An
+            // outcome already printed on stdout comes as an `Exit` with no message.
+            let text = format!("{e:#}");
+            if !text.is_empty() {
+                eprintln!("llk: error: {text}");
+            }
             match e.downcast_ref::<cli::exit::Exit>() {
                 Some(exit) => ExitCode::from(exit.code),
                 None => ExitCode::FAILURE,

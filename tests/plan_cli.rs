@@ -275,3 +275,58 @@ fn bench_runs_quick() {
     let o = llk(&["bench", "plan", "--size", "0x5", "--boards", "1"]);
     assert!(!o.status.success());
 }
+
+/// Issue 21 item 12: "unsolvable" and "gave up" exited 0, like a cleared board. Each
+/// outcome has its own status (3 stuck, 4 unsolvable, 5 gave up), in text and JSON, with
+/// the moves and the outcome on stdout and nothing on stderr.
+#[test]
+fn plan_outcomes_have_distinct_exit_statuses() {
+    // Only a path through the ring joins the As: without it nothing links.
+    let ring = temp_file("status-ring.txt", "ABAB");
+    let ring = ring.to_str().unwrap();
+    let big = temp_file(
+        "status-big.txt",
+        &llk::plan::generate(&llk::plan::GenSpec::full(11, 19, 4, 3))
+            .unwrap()
+            .to_text(),
+    );
+    let big = big.to_str().unwrap();
+    let budget = ["--gravity", "left", "--max-states", "5"];
+    for (args, code, words) in [
+        (vec![ring], 0, "cleared in 2 moves"),
+        (
+            vec![ring, "--no-outside"],
+            4,
+            "unsolvable: no order of removals",
+        ),
+        (
+            vec![ring, "--no-outside", "--strategy", "greedy"],
+            3,
+            "stuck after 0 moves with 4 tiles left",
+        ),
+        (
+            vec![ring, "--no-outside", "--strategy", "paper"],
+            3,
+            "stuck after 0 moves",
+        ),
+        ([&[big][..], &budget].concat(), 5, "gave up after"),
+    ] {
+        for json in [false, true] {
+            let mut run = vec!["plan"];
+            run.extend(&args);
+            if json {
+                run.push("--json");
+            }
+            let o = llk(&run);
+            let out = String::from_utf8(o.stdout.clone()).unwrap();
+            assert_eq!(o.status.code(), Some(code), "{run:?}: {out}{}", stderr(&o));
+            assert_eq!(stderr(&o), "", "{run:?}");
+            if json {
+                let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+                assert_eq!(v["solved"], code == 0, "{run:?}: {v}");
+            } else {
+                assert!(out.contains(words), "{run:?}: {out}");
+            }
+        }
+    }
+}

@@ -109,20 +109,6 @@ fn river_classic_needs_11_crossings_and_hints_work() {
     let v = json(&["puzzle", "river", "--hint", "3,1,R", "--json"]);
     assert_eq!(v["crossings_left"], 10);
     assert_eq!(v["move"], serde_json::json!({"priests": 0, "devils": 1}));
-    let v = json(&[
-        "puzzle",
-        "river",
-        "--priests",
-        "4",
-        "--devils",
-        "4",
-        "--json",
-    ]);
-    assert!(v["length"].is_null());
-    let out = llk(&["puzzle", "river", "--priests", "4", "--devils", "4"], "");
-    assert!(String::from_utf8(out.stdout)
-        .unwrap()
-        .contains("unsolvable"));
     let e = error(&["puzzle", "river", "--hint", "1,3,L"]);
     assert!(
         e.contains("devils outnumber priests 3 to 1 on the left bank"),
@@ -199,4 +185,65 @@ fn c4_analysis_and_play() {
     assert!(text.contains("column 9 is off the board"), "{text}");
     assert!(text.contains("The computer plays column"), "{text}");
     assert!(text.contains("Game abandoned."), "{text}");
+}
+
+/// The exit status of a run, its stdout and its stderr.
+fn status(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = llk(args, "");
+    (
+        o.status.code(),
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+    )
+}
+
+/// Issue 21 item 12: "no path" and an unsolvable river crossing exited 0, like a solution.
+/// Both end with status 4 (`UNSOLVABLE`), text and JSON alike, with the outcome on stdout
+/// and nothing on stderr; a solution still exits 0.
+#[test]
+fn no_path_and_an_unsolvable_river_exit_4() {
+    let dir = std::env::temp_dir().join(format!("llk-puzzles-exit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let walled = dir.join("walled.txt");
+    std::fs::write(&walled, "S.#.\n..#G\n").unwrap();
+    let walled = walled.to_str().unwrap();
+    let (code, out, err) = status(&["puzzle", "maze", walled]);
+    assert_eq!(code, Some(4), "{out}{err}");
+    assert!(
+        out.contains("no path: the walls cut the goal off from the start"),
+        "{out}"
+    );
+    assert_eq!(err, "");
+    let (code, out, _) = status(&["puzzle", "maze", walled, "--json"]);
+    assert_eq!(code, Some(4), "{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(v["length"].is_null(), "{v}");
+    let (code, out, _) = status(&["puzzle", "maze", walled, "--compare"]);
+    assert_eq!(code, Some(4), "{out}");
+    assert_eq!(out.matches("no path").count(), 4, "{out}");
+    let (code, _, _) = status(&["puzzle", "maze", &classic(), "--compare"]);
+    assert_eq!(code, Some(0));
+
+    let four = ["puzzle", "river", "--priests", "4", "--devils", "4"];
+    let (code, out, err) = status(&four);
+    assert_eq!(code, Some(4), "{out}{err}");
+    assert!(
+        out.contains("unsolvable: no sequence of crossings gets 4 priests, 4 devils, a boat of 2 across safely"),
+        "{out}"
+    );
+    assert_eq!(err, "");
+    let (code, out, _) = status(&[&four[..], &["--json"]].concat());
+    assert_eq!(code, Some(4), "{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(v["length"].is_null(), "{v}");
+    // A hint from a state with no way across, and from the goal (solved: 0).
+    let (code, out, _) = status(&[&four[..], &["--hint", "4,4,L"]].concat());
+    assert_eq!(code, Some(4), "{out}");
+    assert!(out.contains("no way across exists"), "{out}");
+    let (code, out, _) = status(&["puzzle", "river", "--hint", "0,0,R"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("everyone is across"), "{out}");
+    let (code, _, _) = status(&["puzzle", "river"]);
+    assert_eq!(code, Some(0));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

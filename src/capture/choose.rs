@@ -195,10 +195,13 @@ mod tests {
             win(21, "LLK practice", "llk"),
             win(22, "LLK practice", "llk"),
         ];
-        assert!(matches!(
-            choose(&list, &name("LLK practice")),
-            Err(ChooseError::Several { .. })
-        ));
+        let err = choose(&list, &name("LLK practice")).unwrap_err();
+        assert!(matches!(err, ChooseError::Several { .. }), "{err:?}");
+        // No more of the title can tell them apart: the message lists both ids and the
+        // option that takes one (`llk play` and `llk slide play` both have it).
+        let text = err.to_string();
+        assert!(text.contains("21") && text.contains("22"), "{text}");
+        assert!(text.contains("--window-id"), "{text}");
         assert_eq!(choose(&list, &WindowQuery::Id(22)).unwrap().id, 22);
     }
 

@@ -538,11 +538,7 @@ fn report(s: &Summary) -> String {
 pub fn play(args: PlayArgs) -> Result<()> {
     let summary = run_play(&args)?;
     if summary.first.is_none() {
-        let why = match &summary.stop {
-            Stop::Unreadable(why) => why.clone(),
-            other => other.word(),
-        };
-        bail!("could not read a Lianliankan board in the window ({why}); clicked nothing");
+        bail!("{}", unread(&summary.stop));
     }
     if args.dry_run {
         write_annotated(&summary, &args.annotate)?;
@@ -562,6 +558,16 @@ pub fn play(args: PlayArgs) -> Result<()> {
         );
     }
     outcome(&summary.stop, args.timeout)
+}
+
+/// Why `llk play` stopped before any board was read: the reader's reason ("no board: …",
+/// said once) or how it stopped.
+fn unread(stop: &Stop) -> String {
+    let why = match stop {
+        Stop::Unreadable(why) => why.clone(),
+        other => other.word(),
+    };
+    format!("could not read a Lianliankan board in the window ({why}); clicked nothing")
 }
 
 /// The exit status of `llk play` for how it stopped: 0 cleared (or `--max-moves` reached),
@@ -592,15 +598,27 @@ pub struct ReplayArgs {
     pub quiet: bool,
 }
 
+/// The planner a session was recorded with, from the start entry its log begins with; an
+/// empty log or one without that header is not a session to replay.
+fn session_brain(dir: &Path, entries: &[llk::agent::Entry]) -> Result<String> {
+    let log = dir.join(llk::agent::record::LOG_NAME);
+    match entries.first() {
+        Some(llk::agent::Entry::Start { brain, .. }) => Ok(brain.clone()),
+        None => bail!(
+            "{}: the session log is empty: no start entry (the header `llk play --record` \
+             writes first), so there is nothing to replay",
+            log.display()
+        ),
+        Some(_) => bail!(
+            "{}: the session log has no header: it does not begin with a start entry",
+            log.display()
+        ),
+    }
+}
+
 pub fn replay(args: ReplayArgs) -> Result<()> {
     let entries = llk::agent::read_session(&args.dir)?;
-    let brain_name = entries
-        .iter()
-        .find_map(|e| match e {
-            llk::agent::Entry::Start { brain, .. } => Some(brain.clone()),
-            _ => None,
-        })
-        .unwrap_or_default();
+    let brain_name = session_brain(&args.dir, &entries)?;
     let mut first = FirstPair;
     let mut planner;
     let brain: &mut dyn Brain = if brain_name == first.name() {
@@ -817,6 +835,21 @@ mod tests {
         }
         assert!(outcome(&Stop::Cleared, 10.0).is_ok());
         assert!(outcome(&Stop::MaxMoves, 10.0).is_ok());
+    }
+
+    /// Issue 21 item 13: a window with no board said "no board: no board found: …" (the
+    /// reader's kind, then its reason starting with the same words). It says it once.
+    #[test]
+    fn a_window_with_no_board_says_no_board_once() {
+        use llk::agent::Eyes;
+        let blank = image::RgbaImage::from_pixel(400, 300, image::Rgba([128, 128, 128, 255]));
+        let blind = Vision::default().read(&blank, None).unwrap_err();
+        let text = unread(&Stop::Unreadable(blind.to_string()));
+        assert_eq!(text.matches("no board").count(), 1, "{text}");
+        assert!(
+            text.starts_with("could not read a Lianliankan board in the window (no board: "),
+            "{text}"
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! One module per group of subcommands; each turns its arguments into library calls.
 
 pub mod exit;
+pub mod input;
 pub mod live;
 pub mod out;
 pub mod plan;

@@ -1,6 +1,7 @@
 //! `llk plan`, `llk pairs`, `llk generate` and `llk bench plan`: the planner from the
 //! command line, on boards given as text files.
 
+use super::exit;
 use super::out::outln;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
@@ -36,7 +37,7 @@ impl RuleArgs {
 #[derive(Args, Debug)]
 pub struct PlanArgs {
     /// Board text file: one line per row, '.' empty, '#' obstacle, any other printable
-    /// ASCII char a tile type (equal chars = same picture).
+    /// ASCII char a tile type (equal chars = same picture); `-` reads it from stdin.
     pub board: PathBuf,
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -58,10 +59,10 @@ pub struct PlanArgs {
     pub json: bool,
 }
 
-/// Reads and checks a board file; every failure names the file.
+/// Reads and checks a board file (stdin for `-`); every failure names the file.
 fn read_board(path: &Path, need_even: bool) -> Result<Board> {
-    let name = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| anyhow!("{name}: cannot read: {e}"))?;
+    let name = super::input::name(path);
+    let text = super::input::read_board_text(path)?;
     let board = Board::parse(&text).map_err(|e| anyhow!("{name}: {e}"))?;
     if need_even {
         board.check_even().map_err(|e| anyhow!("{name}: {e}"))?;
@@ -95,8 +96,21 @@ fn link_text(board: &Board, l: &Link) -> String {
     format!("{} {}-{} {via}", board.get(l.a).to_char(), l.a, l.b)
 }
 
+/// The exit status of `llk plan` for an outcome other than cleared (see `super::exit`):
+/// the summary line or the JSON `"outcome"` on stdout says the same in words.
+fn outcome_status(outcome: Outcome) -> Result<()> {
+    let code = match outcome {
+        Outcome::Cleared => return Ok(()),
+        Outcome::Stuck => exit::TILES_LEFT,
+        Outcome::Unsolvable => exit::UNSOLVABLE,
+        Outcome::GaveUp => exit::GAVE_UP,
+    };
+    Err(exit::Exit::reported(code).into())
+}
+
 /// `llk plan`: prints the moves as text (one per line, then a summary) or one JSON object.
-/// A board that cannot be cleared is not an error: the summary or `"solved": false` says so.
+/// A board that is not cleared prints its moves and outcome all the same and ends with the
+/// outcome's status: 3 stuck, 4 unsolvable, 5 gave up.
 pub fn plan(args: PlanArgs) -> Result<()> {
     let board = read_board(&args.board, true)?;
     let rules = args.rules.rules();
@@ -115,7 +129,7 @@ pub fn plan(args: PlanArgs) -> Result<()> {
             "micros": p.micros,
         });
         outln!("{out}")?;
-        return Ok(());
+        return outcome_status(p.outcome);
     }
     let mut b = board.clone();
     for (i, m) in p.moves.iter().enumerate() {
@@ -143,12 +157,12 @@ pub fn plan(args: PlanArgs) -> Result<()> {
         p.states,
         p.micros
     )?;
-    Ok(())
+    outcome_status(p.outcome)
 }
 
 #[derive(Args, Debug)]
 pub struct PairsArgs {
-    /// Board text file (same format as for `llk plan`).
+    /// Board text file (same format as for `llk plan`); `-` reads it from stdin.
     pub board: PathBuf,
     #[command(flatten)]
     pub rules: RuleArgs,

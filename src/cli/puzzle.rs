@@ -1,6 +1,7 @@
 //! `llk puzzle …`: the puzzles on the generic search API — a maze, the river crossing,
 //! tic-tac-toe and connect four — solved, hinted, analysed or played in the terminal.
 
+use super::exit::{Exit, UNSOLVABLE};
 use anyhow::{bail, Context, Result};
 use clap::{Subcommand, ValueEnum};
 use indicatif::ProgressBar;
@@ -26,8 +27,14 @@ pub struct PuzzleArgs {
 #[derive(Subcommand, Debug)]
 enum PuzzleCmd {
     /// Shortest path through a text maze (S start, G goal, # wall, . free).
+    ///
+    /// Exit status: 0 a path was found; 4 no path (the walls cut the goal off); 1 an error.
     Maze(MazeArgs),
     /// Priests and devils (missionaries and cannibals): fewest crossings, or a hint.
+    ///
+    /// Exit status: 0 solved (or, with --hint, a move or everyone already across); 4
+    /// unsolvable (no safe sequence of crossings; with --hint, none from that state); 1 an
+    /// error.
     River(RiverArgs),
     /// Tic-tac-toe: play in the terminal, or analyse a board with --board.
     Ttt(TttArgs),
@@ -173,6 +180,12 @@ pub fn run(args: PuzzleArgs) -> Result<()> {
     result
 }
 
+/// Ends a command whose text (gathered in `out`) says there is no solution, with
+/// [`UNSOLVABLE`].
+fn unsolvable() -> Result<()> {
+    Err(Exit::reported(UNSOLVABLE).into())
+}
+
 /// Writes and clears the text gathered in `out` (see `super::out`).
 fn emit(out: &mut String) -> Result<()> {
     let written = super::out::text(out);
@@ -194,6 +207,7 @@ fn maze_cmd(a: MazeArgs, out: &mut String) -> Result<()> {
         HeuristicArg::Euclid => Heuristic::Euclid,
     };
     if a.compare {
+        let mut found = false;
         writeln!(
             out,
             "{:<10} {:<10} {:>7} {:>9}",
@@ -205,12 +219,15 @@ fn maze_cmd(a: MazeArgs, out: &mut String) -> Result<()> {
             (MazeAlgo::Bfs, Heuristic::Zero, "bfs", "-"),
             (MazeAlgo::Dijkstra, Heuristic::Zero, "dijkstra", "-"),
         ] {
-            match maze::solve(&m, algo, h) {
+            let sol = maze::solve(&m, algo, h);
+            match &sol {
                 Some(s) => writeln!(out, "{an:<10} {hn:<10} {:>7} {:>9}", s.cost, s.expanded),
                 None => writeln!(out, "{an:<10} {hn:<10} {:>7} {:>9}", "no path", "-"),
             }?;
+            found = sol.is_some();
         }
-        return Ok(());
+        // Every search finds a path when one exists, so the last row decides.
+        return if found { Ok(()) } else { unsolvable() };
     }
     let sol = maze::solve(&m, algo, h);
     if a.json {
@@ -223,7 +240,7 @@ fn maze_cmd(a: MazeArgs, out: &mut String) -> Result<()> {
             None => json!({ "length": null, "path": [], "expanded": null }),
         };
         writeln!(out, "{v}")?;
-        return Ok(());
+        return if sol.is_some() { Ok(()) } else { unsolvable() };
     }
     match sol {
         Some(s) => {
@@ -237,6 +254,7 @@ fn maze_cmd(a: MazeArgs, out: &mut String) -> Result<()> {
         None => {
             write!(out, "{}", m.draw(&[]))?;
             writeln!(out, "no path: the walls cut the goal off from the start")?;
+            return unsolvable();
         }
     }
     Ok(())
@@ -251,6 +269,7 @@ fn river_cmd(a: RiverArgs, out: &mut String) -> Result<()> {
     if let Some(text) = &a.hint {
         let state: Banks = text.parse()?;
         let hint = river.hint(state)?;
+        let stuck = hint.is_none() && !river.is_goal(&state);
         if a.json {
             let v = match hint {
                 Some((c, left)) => json!({
@@ -275,7 +294,7 @@ fn river_cmd(a: RiverArgs, out: &mut String) -> Result<()> {
                 None => writeln!(out, "from {state}: no way across exists ({setting})"),
             }?;
         }
-        return Ok(());
+        return if stuck { unsolvable() } else { Ok(()) };
     }
     let sol = river.solve();
     // Why there is no solution: an unsafe start, or no safe sequence of crossings.
@@ -291,11 +310,11 @@ fn river_cmd(a: RiverArgs, out: &mut String) -> Result<()> {
             None => json!({ "length": null, "states": [], "moves": [], "reason": why }),
         };
         writeln!(out, "{v}")?;
-        return Ok(());
+        return if sol.is_some() { Ok(()) } else { unsolvable() };
     }
     let Some(s) = sol else {
         writeln!(out, "unsolvable: {why}")?;
-        return Ok(());
+        return unsolvable();
     };
     writeln!(out, "{setting}: {} crossings", s.actions.len())?;
     writeln!(out, "  left bank  | right bank")?;

@@ -17,7 +17,7 @@ pub struct RenderArgs {
     /// Board text file (one line per row: '.' empty, '#' obstacle, any other char a tile).
     #[arg(required_unless_present = "fixtures")]
     pub board: Option<PathBuf>,
-    /// Output image (.png, or .jpg/.jpeg to save as JPEG).
+    /// Output image (.png, or .jpg/.jpeg to save as JPEG); a directory is refused.
     #[arg(short, long, required_unless_present = "fixtures")]
     pub output: Option<PathBuf>,
     /// Look: classic, dark, pastel or mahjong.
@@ -68,22 +68,41 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
     Ok((w, h))
 }
 
-/// Saves as PNG, or as JPEG when the extension says so (JPEG has no alpha, hence RGB).
-fn save(img: &RgbaImage, path: &Path) -> Result<()> {
+/// The format an output picture is saved in, from its path: PNG or JPEG by the extension.
+/// A directory, `-` (stdout) and any other extension are refused, each saying so.
+fn output_format(path: &Path) -> Result<image::ImageFormat> {
+    if path == Path::new("-") {
+        bail!("-o -: pictures are written to a file, not to stdout; give a path ending in .png or .jpg");
+    }
+    if path.is_dir() {
+        bail!(
+            "-o {}: is a directory; give the picture's file name, e.g. {}",
+            path.display(),
+            path.join("annotated.png").display()
+        );
+    }
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
         .unwrap_or("")
         .to_ascii_lowercase();
-    let res = match ext.as_str() {
-        "jpg" | "jpeg" => image::DynamicImage::ImageRgba8(img.clone())
-            .to_rgb8()
-            .save_with_format(path, image::ImageFormat::Jpeg),
-        "png" => img.save_with_format(path, image::ImageFormat::Png),
+    match ext.as_str() {
+        "jpg" | "jpeg" => Ok(image::ImageFormat::Jpeg),
+        "png" => Ok(image::ImageFormat::Png),
         _ => bail!(
             "{}: unknown image extension {ext:?} (use .png, .jpg or .jpeg)",
             path.display()
         ),
+    }
+}
+
+/// Saves as PNG, or as JPEG when the extension says so (JPEG has no alpha, hence RGB).
+fn save(img: &RgbaImage, path: &Path) -> Result<()> {
+    let res = match output_format(path)? {
+        image::ImageFormat::Jpeg => image::DynamicImage::ImageRgba8(img.clone())
+            .to_rgb8()
+            .save_with_format(path, image::ImageFormat::Jpeg),
+        format => img.save_with_format(path, format),
     };
     res.with_context(|| format!("cannot write {}", path.display()))
 }
@@ -95,6 +114,7 @@ pub fn render(args: RenderArgs) -> Result<()> {
     let (Some(board_path), Some(out)) = (&args.board, &args.output) else {
         bail!("give a board file and -o OUT.png, or --fixtures DIR");
     };
+    output_format(out)?;
     let text = std::fs::read_to_string(board_path)
         .with_context(|| format!("cannot read board file {}", board_path.display()))?;
     let board =
@@ -138,9 +158,10 @@ fn write_fixtures(dir: &Path, count: u64, seed: u64) -> Result<()> {
 
 #[derive(Args, Debug)]
 pub struct AnnotateArgs {
-    /// Screenshot to annotate (PNG, JPEG or BMP).
+    /// Screenshot to annotate (PNG, JPEG or BMP); `-` reads it from stdin.
     pub image: PathBuf,
-    /// Where to write the annotated picture (.png or .jpg).
+    /// Where to write the annotated picture: a file name ending in .png or .jpg (.jpeg). A
+    /// directory is refused (name the file inside it).
     #[arg(short, long)]
     pub output: PathBuf,
     /// Take the grid and board from this truth file (the `*.truth.json` schema) instead of
@@ -237,7 +258,7 @@ fn read_screen(
         region: None,
     };
     let r = llk::vision::read(frame, &hints)
-        .map_err(|e| anyhow::anyhow!("{}: {e} [{}]", path.display(), e.kind()))?;
+        .map_err(|e| anyhow::anyhow!("{}: {e} [{}]", super::input::name(path), e.kind()))?;
     Ok((r.grid, r.board, r.unsure))
 }
 
@@ -271,8 +292,9 @@ fn links_to_show(board: &Board, rules: &Rules, moves: Option<usize>) -> Result<(
 }
 
 pub fn annotate(args: AnnotateArgs) -> Result<()> {
+    output_format(&args.output)?;
     let inputs = std::iter::once(&args.image).chain(args.truth.as_ref());
-    for input in inputs {
+    for input in inputs.filter(|p| !super::input::is_stdin(p)) {
         if !args.force && same_file(input, &args.output) {
             bail!(
                 "-o {} is the input {}: writing there would replace it (give another -o, \
@@ -282,7 +304,7 @@ pub fn annotate(args: AnnotateArgs) -> Result<()> {
             );
         }
     }
-    let frame = llk::vision::load_image(&args.image)?;
+    let frame = super::input::load_image(&args.image)?;
     let (grid, board, unsure) = match &args.truth {
         Some(t) => read_truth(t)?,
         None => read_screen(&args.image, &frame, &args)?,

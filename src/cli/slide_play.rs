@@ -148,10 +148,15 @@ pub fn slide_game(_args: &GameArgs) -> Result<()> {
 
 /// `llk slide play`: read a sliding puzzle window, solve it and click the moves.
 #[derive(Args, Debug, Clone)]
+#[command(group(clap::ArgGroup::new("which").required(true).args(["window", "window_id"])))]
 pub struct SlidePlayArgs {
-    /// Title (or part of it) of the game window.
+    /// The game window: part of its title or of its application name (see `llk windows`).
     #[arg(long)]
-    pub window: String,
+    pub window: Option<String>,
+    /// The game window by its id (the first column of `llk windows`), when several match
+    /// --window.
+    #[arg(long)]
+    pub window_id: Option<u32>,
     /// Board size ROWSxCOLS; default: found from the window.
     #[arg(long)]
     pub size: Option<String>,
@@ -189,6 +194,19 @@ pub struct SlidePlayArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+impl SlidePlayArgs {
+    /// The window the user named: `--window-id` when given, else `--window`.
+    #[cfg(feature = "live")]
+    fn query(&self) -> llk::capture::WindowQuery {
+        use llk::capture::WindowQuery;
+        match (self.window_id, &self.window) {
+            (Some(id), _) => WindowQuery::Id(id),
+            (None, Some(name)) => WindowQuery::Name(name.clone()),
+            (None, None) => unreachable!("clap requires --window or --window-id"),
+        }
+    }
 }
 
 /// Checks the player's options and loads the tile matcher.
@@ -255,7 +273,7 @@ pub fn slide_play(args: SlidePlayArgs) -> Result<()> {
     use llk::capture::WindowSource;
     use llk::input::{DryRun, MouseClicker};
     let (cfg, tiles) = prepare(&args)?;
-    let mut source = WindowSource::find(&args.window)?;
+    let mut source = WindowSource::open(&args.query())?;
     eprintln!("playing window {:?}", source.title());
     let mut say = |line: &str| eprintln!("{line}");
     let report = if args.dry_run {

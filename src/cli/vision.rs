@@ -14,7 +14,7 @@ use std::time::Instant;
 
 #[derive(Args, Debug)]
 pub struct ReadArgs {
-    /// Screenshot to read (PNG, JPEG or BMP).
+    /// Screenshot to read (PNG, JPEG or BMP); `-` reads it from stdin.
     pub image: PathBuf,
     /// Print JSON (rows, cols, origin_px, cell_px, cells, tiles, types, unsure) instead of
     /// the board text.
@@ -63,19 +63,19 @@ pub fn reading_json(r: &Reading) -> serde_json::Value {
 }
 
 pub fn read(args: ReadArgs) -> Result<()> {
-    let frame = load_image(&args.image)?;
+    let frame = super::input::load_image(&args.image)?;
+    let name = super::input::name(&args.image);
     let hints = Hints {
         rows: args.rows,
         cols: args.cols,
         region: args.region,
     };
     let r = llk::vision::read_with(args.reader, &frame, &hints)
-        .map_err(|e| anyhow::anyhow!("{}: {e} [{}]", args.image.display(), e.kind()))?;
+        .map_err(|e| anyhow::anyhow!("{name}: {e} [{}]", e.kind()))?;
     if let (Some(rows), Some(cols)) = (args.rows, args.cols) {
         if (r.grid.rows, r.grid.cols) != (rows, cols) {
             bail!(
-                "{}: found a {}x{} board, not the {rows}x{cols} given",
-                args.image.display(),
+                "{name}: found a {}x{} board, not the {rows}x{cols} given",
                 r.grid.rows,
                 r.grid.cols
             );

@@ -177,9 +177,20 @@ impl Puzzle {
             Some(s) => s,
             None => {
                 let n = tiles.len();
-                let side = (1..=MAX_SIDE).find(|s| s * s == n).with_context(|| {
-                    format!("{n} tiles is not a square board; give --size ROWSxCOLS")
-                })?;
+                let most = MAX_SIDE * MAX_SIDE;
+                // The smallest side whose square holds n tiles.
+                let side = (0usize..).find(|s| s * s >= n).unwrap_or(0);
+                if n > most {
+                    let what = if side * side == n {
+                        format!("{n} tiles make a {side}x{side} board")
+                    } else {
+                        format!("{n} tiles are more than a board holds")
+                    };
+                    bail!("{what}: boards are at most {MAX_SIDE}x{MAX_SIDE} ({most} tiles)");
+                }
+                if side * side != n {
+                    bail!("{n} tiles is not a square board; give --size ROWSxCOLS");
+                }
                 (side, side)
             }
         };
@@ -358,6 +369,12 @@ mod tests {
         );
         let e = Puzzle::parse("1 2 3 4 5 6 7 8", None).unwrap_err();
         assert!(e.to_string().contains("not a square"), "{e}");
+        let hundred: Vec<String> = (0..100).map(|t| t.to_string()).collect();
+        let e = Puzzle::parse(&hundred.join(" "), None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "100 tiles make a 10x10 board: boards are at most 8x8 (64 tiles)"
+        );
         let e = Puzzle::parse("1 2 3 4 5 6 7 8 9", None).unwrap_err();
         assert!(e.to_string().contains("tile 9 is out of range"), "{e}");
         let e = Puzzle::parse("0 1 2 3 4 5", Some((2, 4))).unwrap_err();

@@ -407,7 +407,7 @@ fn locate_in(
         let (x, y) = ((x.0, x.1 + shift.0), (y.0, y.1 + shift.1));
         if !tile_shaped(x.0, y.0) {
             refusal.get_or_insert(ReadError::NoBoard(format!(
-                "no board found: the regular spacings, {:.1} px across and {:.1} px down, \
+                "the regular spacings, {:.1} px across and {:.1} px down, \
                  are not tile-shaped",
                 x.0, y.0
             )));
@@ -551,7 +551,7 @@ fn sharper_multiple(
 /// The refusal for a frame area (x, y, w, h) where no regular spacing shows along `axis`.
 fn no_lattice(axis: &str, window: (u32, u32, u32, u32)) -> ReadError {
     ReadError::NoBoard(format!(
-        "no board found: no regular {axis} spacing of tiles in the {}x{} px area",
+        "no regular {axis} spacing of tiles in the {}x{} px area",
         window.2, window.3
     ))
 }
@@ -704,7 +704,7 @@ fn lattice_board(
     let ((c0, r0, c1, r1), value) = board_box(&looks, nx, ny, (hints.rows, hints.cols))
         .ok_or_else(|| {
             ReadError::NoBoard(format!(
-                "no board found: nothing tile-like on the {:.1}x{:.1} px lattice",
+                "nothing tile-like on the {:.1}x{:.1} px lattice",
                 pw, ph
             ))
         })?;
@@ -715,7 +715,7 @@ fn lattice_board(
         .count();
     if rows < 2 || cols < 2 || count < 4 {
         return Err(ReadError::NoBoard(format!(
-            "no board found: the best tile group is {rows}x{cols} with {count} tiles"
+            "the best tile group is {rows}x{cols} with {count} tiles"
         )));
     }
     let grid = Grid {

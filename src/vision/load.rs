@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Context, Result};
 use image::{ImageFormat, ImageReader, Limits, RgbaImage};
-use std::io::BufReader;
+use std::io::{BufRead, BufReader, Cursor, Seek};
 use std::path::Path;
 
 /// Largest side we accept: bigger than any screen (an 8K display is 7680 px wide).
@@ -19,35 +19,47 @@ pub const MAX_ALLOC: u64 = 512 * 1024 * 1024;
 /// decoder's [`Limits`] bound width, height and allocation before any pixel is decoded, so a
 /// 20000×20000 header costs nothing.
 pub fn load_image(path: &Path) -> Result<RgbaImage> {
-    let file = std::fs::File::open(path)
-        .with_context(|| format!("cannot open image {}", path.display()))?;
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    if len == 0 {
+    let open = || {
+        std::fs::File::open(path)
+            .map(BufReader::new)
+            .with_context(|| format!("cannot open image {}", path.display()))
+    };
+    if open()?.get_ref().metadata().is_ok_and(|m| m.len() == 0) {
         bail!("{}: empty file (0 bytes), not an image", path.display());
     }
-    let mut reader = ImageReader::new(BufReader::new(file))
+    decode(&path.display().to_string(), open)
+}
+
+/// Loads an image held in memory (read from stdin, say) with the same checks and limits as
+/// [`load_image`]; `name` stands for the file in the errors.
+pub fn load_image_bytes(name: &str, bytes: &[u8]) -> Result<RgbaImage> {
+    if bytes.is_empty() {
+        bail!("{name}: empty (0 bytes), not an image");
+    }
+    decode(name, || Ok(Cursor::new(bytes)))
+}
+
+/// Sniffs, checks and decodes the image `open` reads (it is called twice: once for the
+/// header, once to decode).
+fn decode<R: BufRead + Seek>(name: &str, open: impl Fn() -> Result<R>) -> Result<RgbaImage> {
+    let mut reader = ImageReader::new(open()?)
         .with_guessed_format()
-        .with_context(|| format!("cannot read image {}", path.display()))?;
+        .with_context(|| format!("cannot read image {name}"))?;
     match reader.format() {
         Some(ImageFormat::Png | ImageFormat::Jpeg | ImageFormat::Bmp) => {}
-        Some(f) => bail!(
-            "{}: {f:?} images are not supported (use PNG, JPEG or BMP)",
-            path.display()
-        ),
-        None => bail!(
-            "{}: not a PNG, JPEG or BMP image (unrecognised header)",
-            path.display()
-        ),
+        Some(f) => bail!("{name}: {f:?} images are not supported (use PNG, JPEG or BMP)"),
+        None => bail!("{name}: not a PNG, JPEG or BMP image (unrecognised header)"),
     }
     // The header alone (no pixel buffer yet) tells the size, so the error can name it.
     reader.no_limits();
+    // `image`'s decoding errors print their cause in their own text and give it again as
+    // their source, so only the text is kept (the chain would print it twice).
     let (w, h) = reader
         .into_dimensions()
-        .with_context(|| format!("{}: cannot read the image header", path.display()))?;
+        .map_err(|e| anyhow::anyhow!("{name}: cannot read the image header: {e}"))?;
     if w > MAX_SIDE || h > MAX_SIDE {
         bail!(
-            "{}: image is {w}x{h} px, larger than the {MAX_SIDE} px a side this reader accepts",
-            path.display()
+            "{name}: image is {w}x{h} px, larger than the {MAX_SIDE} px a side this reader accepts"
         );
     }
     // The decoder's own limit counts its buffer in the file's pixel format, 1/32 of RGBA's
@@ -56,18 +68,15 @@ pub fn load_image(path: &Path) -> Result<RgbaImage> {
     let rgba = u64::from(w) * u64::from(h) * 4;
     if rgba > MAX_ALLOC {
         bail!(
-            "{}: a {w}x{h} image takes {} MiB as RGBA, more than the {} MiB this reader accepts",
-            path.display(),
+            "{name}: a {w}x{h} image takes {} MiB as RGBA, more than the {} MiB this reader accepts",
             rgba >> 20,
             MAX_ALLOC >> 20
         );
     }
     // into_dimensions consumed the reader: open again to decode.
-    let file = std::fs::File::open(path)
-        .with_context(|| format!("cannot open image {}", path.display()))?;
-    let mut reader = ImageReader::new(BufReader::new(file))
+    let mut reader = ImageReader::new(open()?)
         .with_guessed_format()
-        .with_context(|| format!("cannot read image {}", path.display()))?;
+        .with_context(|| format!("cannot read image {name}"))?;
     let mut limits = Limits::default();
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
@@ -75,9 +84,9 @@ pub fn load_image(path: &Path) -> Result<RgbaImage> {
     reader.limits(limits);
     let img = reader
         .decode()
-        .map_err(|e| anyhow::anyhow!("{}: cannot decode {w}x{h} image: {e}", path.display()))?;
+        .map_err(|e| anyhow::anyhow!("{name}: cannot decode {w}x{h} image: {e}"))?;
     if img.width() == 0 || img.height() == 0 {
-        bail!("{}: image has zero size ({w}x{h})", path.display());
+        bail!("{name}: image has zero size ({w}x{h})");
     }
     Ok(img.into_rgba8())
 }

@@ -29,7 +29,7 @@ pub mod types;
 pub mod verdict;
 
 pub use config::ReaderConfig;
-pub use load::load_image;
+pub use load::{load_image, load_image_bytes};
 
 use crate::board::{type_char, Board, Cell, Pos, TYPE_ALPHABET};
 use crate::geometry::Grid;
