@@ -161,6 +161,47 @@ fn no_board(dir: &Path) -> Result<String, String> {
     Ok("no click, exit 1, 'could not read a Lianliankan board'".into())
 }
 
+/// The bundled sliding puzzle's window (numbered tiles, none alike): no click (the game's
+/// own log counts none), "not a Lianliankan board", exit 1.
+fn sliding_window(dir: &Path) -> Result<String, String> {
+    let title = format!("LLK e2e slide {}", std::process::id());
+    let log = dir.join("slide.jsonl");
+    let mut g = Guard(
+        command(&[
+            "game".into(),
+            "--slide=3x3".into(),
+            format!("--title={title}"),
+            format!("--log={}", log.display()),
+            "--timeout=12".into(),
+        ])
+        .stdout(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("starting the sliding game: {e}"))?,
+        "the sliding game",
+    );
+    wait_for_windows(&title, 1)?;
+    let out = run(&[
+        "play".into(),
+        format!("--window={title}"),
+        "--verify-ms=800".into(),
+    ])?;
+    let said = text(&out);
+    if out.status.code() != Some(1) {
+        return Err(format!("exit {}: {said}", out.status));
+    }
+    if !said.contains("not a Lianliankan board") || !said.contains("clicked nothing") {
+        return Err(format!("unclear message: {said}"));
+    }
+    wait_for(&mut g, Duration::from_secs(30))?;
+    let events = llk::game::read_log(&log).map_err(|e| format!("{e:#}"))?;
+    let (_, stats, _) =
+        llk::game::slide_window::slide_verdict(&events).map_err(|e| format!("{e:#}"))?;
+    if stats.clicks != 0 {
+        return Err(format!("the sliding game counted clicks: {stats:?}"));
+    }
+    Ok("no click (the game's log), exit 1, 'not a Lianliankan board'".into())
+}
+
 /// Two windows with one title: the bot lists both ids and exits non-zero; `--window-id`
 /// picks one.
 fn two_windows(dir: &Path) -> Result<String, String> {
@@ -240,7 +281,8 @@ fn gravity_found(dir: &Path) -> Result<String, String> {
     let _ = wait_for(&mut g, Duration::from_secs(10));
     drop(g);
     let events = llk::game::read_log(&dir.join(log)).map_err(|e| format!("{e:#}"))?;
-    let (cleared, stats, _) = llk::game::verdict(&events).map_err(|e| format!("{e:#}"))?;
+    let (cleared, stats, _) =
+        llk::game::verdict(&events).map_err(|e| format!("{e:#}; play exited {status}: {out}"))?;
     if !cleared || stats.illegal != 0 || stats.outside != 0 || stats.empty != 0 {
         return Err(format!(
             "game: cleared={cleared} {stats:?}; play said: {out}"
@@ -359,6 +401,7 @@ fn play_on_windows_a_user_runs_into() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut failures = Vec::new();
     check("no-board", &mut failures, || no_board(&dir));
+    check("sliding-window", &mut failures, || sliding_window(&dir));
     check("two-windows", &mut failures, || two_windows(&dir));
     check("gravity-found", &mut failures, || gravity_found(&dir));
     #[cfg(target_os = "linux")]

@@ -154,3 +154,21 @@ fn a_clear_board_reads_as_all_empty() {
     let r = read_cells(&img, &g).unwrap();
     assert!(r.board.is_clear() && r.unsure.is_empty());
 }
+
+/// The bundled sliding puzzle's windows (numbered tiles, no two alike): the default reader
+/// must call them `not-lianliankan`, so `llk play` clicks nothing there.
+#[test]
+fn sliding_puzzle_windows_are_not_lianliankan() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/windows");
+    for name in ["llk-slide-3x3.png", "llk-slide-4x4.png"] {
+        let img = load_image(&dir.join(name)).unwrap();
+        match read(&img, &Hints::default()) {
+            Err(ReadError::NotLianliankan(m)) => assert!(m.contains("no twin"), "{name}: {m}"),
+            Err(e) => panic!(
+                "{name}: refused as {} ({e}), want not-lianliankan",
+                e.kind()
+            ),
+            Ok(r) => panic!("{name}: read as a board\n{}", r.board),
+        }
+    }
+}

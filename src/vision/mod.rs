@@ -313,6 +313,14 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
             reading.unsure.len()
         )));
     }
+    // A second opinion on the grid found: the stage reader's cells on the same lattice.
+    // Where most pictures there have no twin (the numbered tiles of a sliding puzzle, a grid
+    // of digits) the frame is not a Lianliankan board, whatever types the passes merged.
+    if let Err(e @ ReadError::NotLianliankan(_)) =
+        reader::read_grid(frame, &reading.grid, &ReaderConfig::default())
+    {
+        return Err(e);
+    }
     Ok(reading)
 }
 

@@ -820,8 +820,11 @@ fn board_from(
                 let next = letters.len();
                 let t = *letters.entry(g).or_insert(next);
                 let ch = type_char(t).ok_or_else(|| {
-                    ReadError::NotLianliankan(format!(
-                        "more than {} different pictures in the {}x{} grid",
+                    // Pictures that pair but outnumber the names a board can give them:
+                    // the verdict on pairing (below) is not this one's to make.
+                    ReadError::Invalid(format!(
+                        "more than {} different tile pictures in the {}x{} grid, more than \
+                         a board can name",
                         TYPE_ALPHABET.len(),
                         grid.rows,
                         grid.cols
