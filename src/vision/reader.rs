@@ -132,6 +132,25 @@ impl Ground {
     }
 }
 
+/// How far a cell's outer ring of blocks stands from its own inner mean colour: the median
+/// over the ring's blocks (a border or bevel shows on every side, a neighbour's shadow on
+/// one or two).
+fn frame_contrast(p: &Picture) -> f32 {
+    let mut d: Vec<f32> = p
+        .frame
+        .chunks_exact(3)
+        .map(|b| {
+            ((b[0] - p.mean[0]).abs() + (b[1] - p.mean[1]).abs() + (b[2] - p.mean[2]).abs()) / 3.0
+        })
+        .collect();
+    if d.is_empty() {
+        return 0.0;
+    }
+    let n = d.len();
+    d.select_nth_unstable_by(n / 2, |a, b| a.total_cmp(b));
+    d[n / 2]
+}
+
 /// The outer ring of a `rows × cols` sheet, as indices.
 fn ring(rows: usize, cols: usize) -> Vec<usize> {
     (0..rows * cols)
@@ -241,6 +260,30 @@ fn see(
         } else {
             Seen::Lone
         };
+    }
+    // A cell read as ground inside the window whose frame stands out from its own face and
+    // is the tiles' frame far more than the ground's is a blank face in the ground's own
+    // colour: its inner part matched the ground, only the border, bevel and 3-D side show a
+    // tile (a cell of ground, even on a gradient, runs on to its edge unchanged). Such faces are one sprite, so
+    // they become one type of their own.
+    if !tile_like.is_empty() && !ground_like.is_empty() {
+        let blanks: Vec<usize> = idx
+            .iter()
+            .enumerate()
+            .filter(|&(k, &i)| {
+                seen[i] == Seen::Ground
+                    && ring_idx.binary_search(&i).is_err()
+                    && frame_contrast(pics[k]) > cfg.ground_margin
+                    && nearest_frame(pics[k], &tile_like) * cfg.blank_frame_ratio
+                        < nearest_frame(pics[k], &ground_like)
+            })
+            .map(|(_, &i)| i)
+            .collect();
+        if blanks.len() >= 2 {
+            for i in blanks {
+                seen[i] = Seen::Paired(g.groups);
+            }
+        }
     }
     // A lone picture is ground when, by mean colour and texture, it is nearer the ground
     // cells on the ring than any paired picture (a textured ground never pairs with
@@ -913,13 +956,26 @@ mod tests {
 }
 
 #[cfg(test)]
-mod selection_tests {
+mod cell_tests {
     use super::*;
     use image::Rgba;
 
     /// Draws a 40 px tile at (x, y): a white border shared by every tile, and 8×8 blocks of
     /// colours drawn from `seed` inside; `tint` blends the whole tile towards yellow.
     fn tile(img: &mut RgbaImage, x: u32, y: u32, seed: u32, tint: bool) {
+        tile_with(img, x, y, seed, tint, [240, 240, 230], None)
+    }
+
+    /// [`tile`] with the border's colour given, and a flat face of `blank` when given.
+    fn tile_with(
+        img: &mut RgbaImage,
+        x: u32,
+        y: u32,
+        seed: u32,
+        tint: bool,
+        border: [u8; 3],
+        blank: Option<[u8; 3]>,
+    ) {
         let mut s = seed.wrapping_mul(2654435761).wrapping_add(12345);
         let mut rnd = || {
             s = s.wrapping_mul(1664525).wrapping_add(1013904223);
@@ -929,9 +985,9 @@ mod selection_tests {
         for dy in 0..40 {
             for dx in 0..40 {
                 let c = if dx < 4 || dy < 4 || dx >= 36 || dy >= 36 {
-                    [240, 240, 230]
+                    border
                 } else {
-                    blocks[((dy - 4) / 4 % 8 * 8 + (dx - 4) / 4 % 8) as usize]
+                    blank.unwrap_or(blocks[((dy - 4) / 4 % 8 * 8 + (dx - 4) / 4 % 8) as usize])
                 };
                 let c = if tint {
                     [
@@ -968,5 +1024,38 @@ mod selection_tests {
         let b = &r.board;
         assert_eq!(b.get(Pos::new(1, 2)), b.get(Pos::new(1, 3)), "{b}");
         assert_ne!(b.get(Pos::new(1, 2)), b.get(Pos::new(0, 0)), "{b}");
+    }
+
+    #[test]
+    fn blank_faces_in_the_grounds_colour_read_as_tiles() {
+        let ground = [200, 200, 200];
+        let mut img = RgbaImage::from_pixel(280, 200, Rgba([200, 200, 200, 255]));
+        // A 2×4 board at (40, 40): three pictured pairs and two blank faces whose face is
+        // the ground's colour; every tile has the same dark border.
+        let kinds = [1, 2, 3, 1, 2, 3, 0, 0];
+        for (i, &k) in kinds.iter().enumerate() {
+            let (r, c) = (i as u32 / 4, i as u32 % 4);
+            let blank = (k == 0).then_some(ground);
+            tile_with(
+                &mut img,
+                40 + c * 40,
+                40 + r * 40,
+                k,
+                false,
+                [90, 90, 110],
+                blank,
+            );
+        }
+        let grid = Grid {
+            origin: (40.0, 40.0),
+            pitch: (40.0, 40.0),
+            rows: 2,
+            cols: 4,
+        };
+        let r = read_grid(&img, &grid, &ReaderConfig::default()).unwrap();
+        let b = &r.board;
+        assert!(b.get(Pos::new(1, 2)).is_tile(), "{b}");
+        assert_eq!(b.get(Pos::new(1, 2)), b.get(Pos::new(1, 3)), "{b}");
+        assert_eq!(b.tile_count(), 8, "{b}");
     }
 }
