@@ -42,6 +42,10 @@ pub enum Entry {
         brain: String,
         window: String,
         version: String,
+        /// The board reader the session was played with (`legacy` or `general`); a session
+        /// without it was played with the legacy reader.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reader: Option<String>,
     },
     /// A captured frame: its PNG (shared with the previous frame when identical) and where
     /// the window was.

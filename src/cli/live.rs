@@ -444,6 +444,7 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
                 brain: planner.name(),
                 window: source.title().to_string(),
                 version: env!("CARGO_PKG_VERSION").to_string(),
+                reader: Some(args.reader.name().to_string()),
             })?;
             Some(w)
         }
@@ -600,10 +601,22 @@ pub struct ReplayArgs {
 
 /// The planner a session was recorded with, from the start entry its log begins with; an
 /// empty log or one without that header is not a session to replay.
-fn session_brain(dir: &Path, entries: &[llk::agent::Entry]) -> Result<String> {
+/// The planner and reader a recorded session was played with (its start entry).
+fn session_brain(
+    dir: &Path,
+    entries: &[llk::agent::Entry],
+) -> Result<(String, llk::vision::ReaderChoice)> {
     let log = dir.join(llk::agent::record::LOG_NAME);
     match entries.first() {
-        Some(llk::agent::Entry::Start { brain, .. }) => Ok(brain.clone()),
+        Some(llk::agent::Entry::Start { brain, reader, .. }) => {
+            let reader = match reader {
+                Some(r) => r
+                    .parse()
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", log.display()))?,
+                None => llk::vision::ReaderChoice::Legacy,
+            };
+            Ok((brain.clone(), reader))
+        }
         None => bail!(
             "{}: the session log is empty: no start entry (the header `llk play --record` \
              writes first), so there is nothing to replay",
@@ -618,7 +631,7 @@ fn session_brain(dir: &Path, entries: &[llk::agent::Entry]) -> Result<String> {
 
 pub fn replay(args: ReplayArgs) -> Result<()> {
     let entries = llk::agent::read_session(&args.dir)?;
-    let brain_name = session_brain(&args.dir, &entries)?;
+    let (brain_name, reader) = session_brain(&args.dir, &entries)?;
     let mut first = FirstPair;
     let mut planner;
     let brain: &mut dyn Brain = if brain_name == first.name() {
@@ -628,7 +641,11 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
             .map_err(|e| anyhow::anyhow!("{}: {e}", args.dir.display()))?;
         &mut planner
     };
-    let checks = replay_session(&args.dir, &mut Vision::default(), brain)?;
+    let mut eyes = Vision {
+        reader,
+        ..Vision::default()
+    };
+    let checks = replay_session(&args.dir, &mut eyes, brain)?;
     let bad = checks.iter().filter(|c| !c.ok).count();
     for c in &checks {
         if !c.ok || !args.quiet {

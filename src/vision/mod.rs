@@ -121,6 +121,16 @@ pub enum ReaderChoice {
     General,
 }
 
+impl ReaderChoice {
+    /// The name `FromStr` takes back (`legacy`, `general`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ReaderChoice::Legacy => "legacy",
+            ReaderChoice::General => "general",
+        }
+    }
+}
+
 impl std::str::FromStr for ReaderChoice {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
