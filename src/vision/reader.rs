@@ -772,7 +772,7 @@ fn board_from(
             // Tiles come in pairs: a picture that would make its type's count odd is not
             // one of that type's tiles (an emptied cell whose shadows happen to share a
             // tile's shape); unless a lone twin claims it below, it reads as ground.
-            [(d1, g), (d2, _), ..] if *d1 * 2.5 < *d2 && count[g] % 2 == 0 => {
+            [(d1, g), (d2, _), ..] if *d1 * 2.5 < *d2 && count[g].is_multiple_of(2) => {
                 not_tiles.push(k);
             }
             [(d1, g), (d2, _), ..] if *d1 * 2.5 < *d2 => {
