@@ -753,7 +753,6 @@ fn board_from(
             (g, m)
         })
         .collect();
-    let mut not_tiles = Vec::new();
     for &k in &lone {
         let p = s.pics[cells[k]].as_ref().expect("a seen cell is described");
         let mut ranked: Vec<(f32, usize)> = groups
@@ -769,12 +768,6 @@ fn board_from(
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
         let pos = Pos::new(cells[k] / s.cols - 1, cells[k] % s.cols - 1);
         match ranked.as_slice() {
-            // Tiles come in pairs: a picture that would make its type's count odd is not
-            // one of that type's tiles (an emptied cell whose shadows happen to share a
-            // tile's shape); unless a lone twin claims it below, it reads as ground.
-            [(d1, g), (d2, _), ..] if *d1 * 2.5 < *d2 && count[g].is_multiple_of(2) => {
-                not_tiles.push(k);
-            }
             [(d1, g), (d2, _), ..] if *d1 * 2.5 < *d2 => {
                 kind[k] = Some(*g);
                 selected.push(pos);
@@ -845,12 +838,6 @@ fn board_from(
         unsure.retain(|p| *p != pos_of(a) && *p != pos_of(b));
         selected.push(pos_of(sel));
     }
-    let mut ground_read: Vec<usize> = Vec::new();
-    for &k in &not_tiles {
-        if kind[k].is_none() {
-            ground_read.push(cells[k]);
-        }
-    }
     // Types by first appearance; crowded ones are obstacles.
     let mut final_count = std::collections::BTreeMap::<usize, usize>::new();
     for g in kind.iter().flatten() {
@@ -888,7 +875,7 @@ fn board_from(
                 })?;
                 Cell::Tile(ch)
             }
-            None if matches!(seen[i], Seen::Ground) || ground_read.contains(&i) => Cell::Empty,
+            None if matches!(seen[i], Seen::Ground) => Cell::Empty,
             None => {
                 lone_unmatched += 1;
                 Cell::Empty
@@ -1069,30 +1056,6 @@ mod cell_tests {
         let b = &r.board;
         assert!(b.get(Pos::new(1, 2)).is_tile(), "{b}");
         assert_eq!(b.get(Pos::new(1, 2)), b.get(Pos::new(1, 3)), "{b}");
-        assert_eq!(b.tile_count(), 8, "{b}");
-    }
-
-    #[test]
-    fn a_lone_picture_that_would_make_its_type_odd_reads_as_ground() {
-        let mut img = RgbaImage::from_pixel(320, 200, Rgba([30, 100, 40, 255]));
-        // A 2×5 board at (40, 40): four pairs, then a tinted third copy of type 1 (tiles come
-        // in pairs, so it is not one of type 1's tiles) and an empty cell.
-        let kinds = [1, 2, 3, 4, 1, 2, 3, 4];
-        for (i, &k) in kinds.iter().enumerate() {
-            let (r, c) = (i as u32 / 5, i as u32 % 5);
-            tile(&mut img, 40 + c * 40, 40 + r * 40, k, false);
-        }
-        tile(&mut img, 40 + 3 * 40, 80, 1, true);
-        let grid = Grid {
-            origin: (40.0, 40.0),
-            pitch: (40.0, 40.0),
-            rows: 2,
-            cols: 5,
-        };
-        let r = read_grid(&img, &grid, &ReaderConfig::default()).unwrap();
-        let b = &r.board;
-        assert!(r.unsure.is_empty(), "{:?}\n{b}", r.unsure);
-        assert_eq!(b.get(Pos::new(1, 3)), Cell::Empty, "{b}");
         assert_eq!(b.tile_count(), 8, "{b}");
     }
 }
