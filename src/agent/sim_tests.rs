@@ -477,17 +477,22 @@ fn a_tile_the_user_selected_is_paired_when_the_first_move_uses_it() {
     assert_eq!(p.stats.illegal, 0);
 }
 
-#[test]
-fn a_tile_the_user_selected_elsewhere_is_deselected_first() {
-    let mut setup = Setup::new(&config(Gravity::None, 0, None));
+/// A tile of another type than the first removable pair's, and not in that pair.
+fn a_tile_outside_the_first_pair(setup: &Setup) -> Pos {
     let first = removable_pairs(setup.game.board(), &setup.options.rules)[0].clone();
-    let board = setup.game.board().clone();
+    let board = setup.game.board();
     let ta = board.get(first.a);
-    let other = board
+    board
         .tiles()
         .map(|(p, _)| p)
         .find(|&p| board.get(p) != ta && p != first.b)
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn a_tile_the_user_selected_elsewhere_is_deselected_first() {
+    let mut setup = Setup::new(&config(Gravity::None, 0, None));
+    let other = a_tile_outside_the_first_pair(&setup);
     user_selects(&mut setup, other);
     let p = play(setup);
     assert_eq!(p.summary().stop, Stop::Cleared);
@@ -636,14 +641,7 @@ fn the_click_pace_is_learnt_from_the_game() {
 #[test]
 fn a_tile_shown_selected_only_under_the_pointer_is_not_clicked() {
     let mut setup = Setup::new(&config(Gravity::None, 0, None));
-    let first = removable_pairs(setup.game.board(), &setup.options.rules)[0].clone();
-    let board = setup.game.board().clone();
-    let ta = board.get(first.a);
-    let hovered = board
-        .tiles()
-        .map(|(p, _)| p)
-        .find(|&p| board.get(p) != ta && p != first.b)
-        .unwrap();
+    let hovered = a_tile_outside_the_first_pair(&setup);
     setup.hover = Some(hovered);
     let p = play(setup);
     assert_eq!(p.summary().stop, Stop::Cleared);

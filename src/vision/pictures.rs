@@ -109,17 +109,33 @@ fn block_means(
 /// How far apart two cells' frames are: the median over the ring's blocks of the
 /// per-block difference (a symbol reaching the border spoils a few blocks, not the median).
 pub fn frame_distance(a: &Picture, b: &Picture) -> f32 {
-    let mut d: Vec<f32> = a
-        .frame
-        .chunks_exact(3)
-        .zip(b.frame.chunks_exact(3))
-        .map(|(x, y)| ((x[0] - y[0]).abs() + (x[1] - y[1]).abs() + (x[2] - y[2]).abs()) / 3.0)
-        .collect();
+    median_gap(
+        a.frame
+            .chunks_exact(3)
+            .zip(b.frame.chunks_exact(3))
+            .map(|(x, y)| block_gap(x, y)),
+    )
+}
+
+/// How far a cell's frame stands from its own inner mean colour, by the same median: a
+/// border or bevel shows on every side, a neighbour's shadow on one or two.
+pub fn frame_contrast(p: &Picture) -> f32 {
+    median_gap(p.frame.chunks_exact(3).map(|x| block_gap(x, &p.mean)))
+}
+
+/// Mean per-channel difference of two RGB block means.
+fn block_gap(x: &[f32], y: &[f32]) -> f32 {
+    ((x[0] - y[0]).abs() + (x[1] - y[1]).abs() + (x[2] - y[2]).abs()) / 3.0
+}
+
+/// The median of `gaps` (0 when there are none).
+fn median_gap(gaps: impl Iterator<Item = f32>) -> f32 {
+    let mut d: Vec<f32> = gaps.collect();
     if d.is_empty() {
         return 0.0;
     }
     let n = d.len();
-    d.select_nth_unstable_by(n / 2, |p, q| p.total_cmp(q));
+    d.select_nth_unstable_by(n / 2, |x, y| x.total_cmp(y));
     d[n / 2]
 }
 

@@ -8,7 +8,9 @@
 use super::config::ReaderConfig;
 use super::extent::{best_window, main_cluster, CellRect};
 use super::lattice::{self, Axis};
-use super::pictures::{describe, distance, frame_distance, group, shape_distance, Picture};
+use super::pictures::{
+    describe, distance, frame_contrast, frame_distance, group, shape_distance, Picture,
+};
 use super::pixels::{colour_dist, Integral};
 use super::profile::line_profiles;
 use super::verdict::{judge, Tally};
@@ -130,25 +132,6 @@ impl Ground {
         colour_dist(self.colour, p.mean) <= self.colour_tol + cfg.ground_margin
             && p.spread <= self.spread_max + cfg.ground_margin
     }
-}
-
-/// How far a cell's outer ring of blocks stands from its own inner mean colour: the median
-/// over the ring's blocks (a border or bevel shows on every side, a neighbour's shadow on
-/// one or two).
-fn frame_contrast(p: &Picture) -> f32 {
-    let mut d: Vec<f32> = p
-        .frame
-        .chunks_exact(3)
-        .map(|b| {
-            ((b[0] - p.mean[0]).abs() + (b[1] - p.mean[1]).abs() + (b[2] - p.mean[2]).abs()) / 3.0
-        })
-        .collect();
-    if d.is_empty() {
-        return 0.0;
-    }
-    let n = d.len();
-    d.select_nth_unstable_by(n / 2, |a, b| a.total_cmp(b));
-    d[n / 2]
 }
 
 /// The outer ring of a `rows × cols` sheet, as indices.
