@@ -5,12 +5,15 @@
 //! A `board` frame must read with its rows and columns, origin within 3 px, pitch within
 //! 0.5 px, occupancy exact, types equal up to renaming and no tile as an obstacle; the
 //! selected tile must be reported as selected. An `animation` frame (a link line drawn) must
-//! be refused as `animation` or read exactly as the board before the removal. A `no-board`
+//! be refused as `animation` or read exactly as the board before the removal; a `board` frame
+//! must also read exactly on the grid found for it and on the grid a live game locked, where
+//! the truth gives one (`locked_grid`): the live bot's path. A `no-board`
 //! frame must be refused. `LLK_KSHISEN_DIR=DIR` runs the same check on another folder (the
 //! full capture matrix) and prints the table without failing.
 
 use llk::board::{Board, Cell, Pos};
-use llk::vision::reader::read_board;
+use llk::geometry::Grid;
+use llk::vision::reader::{read_board, read_grid};
 use llk::vision::{load_image, Hints, ReaderConfig};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -112,6 +115,32 @@ fn check(truth_path: &Path) -> Result<String, String> {
         want_sel.sort();
         if got_sel != want_sel {
             return Err(format!("selected {got_sel:?} (want {want_sel:?})"));
+        }
+    }
+    // The live bot reads later frames on the grid it locked: that path must agree, on the
+    // grid found for this frame and on the one a live game locked (`locked_grid`, where the
+    // truth records it).
+    let mut grids = vec![r.grid];
+    if let Some(g) = v.get("locked_grid") {
+        let f = |k: &str, i: usize| g[k][i].as_f64().expect("locked_grid") as f32;
+        grids.push(Grid {
+            origin: (f("origin", 0), f("origin", 1)),
+            pitch: (f("pitch", 0), f("pitch", 1)),
+            rows,
+            cols,
+        });
+    }
+    for grid in grids.iter().filter(|_| kind == "board") {
+        let locked = read_grid(&img, grid, &ReaderConfig::default())
+            .map_err(|e| format!("on the grid {grid:?}: {e} [{}]", e.kind()))?;
+        match want.renaming_mismatches(&locked.board) {
+            Some(m) if m.is_empty() => {}
+            m => {
+                return Err(format!(
+                    "on the grid {grid:?}, cells differ at {m:?}\n{}\n--\n{want}",
+                    locked.board
+                ))
+            }
         }
     }
     Ok(format!("{}x{} exact", rows, cols))

@@ -699,7 +699,6 @@ impl Run<'_, '_> {
                 })?;
             }
             let clicked = Instant::now();
-            let mut last: Option<(Board, Instant)> = None;
             let mut held: Option<(Board, Instant)> = None;
             let mut retry: Option<(Vec<Pos>, Reaction)> = None;
             while clicked.elapsed() < opts.verify_timeout {
@@ -712,17 +711,19 @@ impl Run<'_, '_> {
                     // A predicted board counts once it is read with confidence and has held
                     // still for a while: while a game draws the link, the two cells read as
                     // empty before the tiles above them fall, which looks like no gravity.
+                    // One clock for every board: it restarts whenever the board read
+                    // differs from the last one, sure or not.
                     let predicted = predictions
                         .iter()
                         .position(|(_, p)| seen.board.same_up_to_renaming(p));
-                    let settled = seen.unsure.is_empty()
-                        && match &held {
-                            Some((b, since)) if *b == seen.board => since.elapsed() >= STEADY,
-                            _ => {
-                                held = Some((seen.board.clone(), Instant::now()));
-                                false
-                            }
-                        };
+                    let still = match &held {
+                        Some((b, since)) if *b == seen.board => since.elapsed() >= STEADY,
+                        _ => {
+                            held = Some((seen.board.clone(), Instant::now()));
+                            false
+                        }
+                    };
+                    let settled = still && seen.unsure.is_empty();
                     if let Some(i) = predicted.filter(|_| settled) {
                         self.record(&Entry::Verify {
                             n,
@@ -750,18 +751,9 @@ impl Run<'_, '_> {
                         removed_seen = true;
                         // Another board than predicted: believe it only once it has held
                         // still for a while (a link drawn over tiles can misread twice).
-                        let steady = match &last {
-                            Some((b, since)) if *b == seen.board => {
-                                since.elapsed() >= STEADY
-                                    && seen.board.check_even().is_ok()
-                                    && seen.unsure.is_empty()
-                            }
-                            _ => {
-                                last = Some((seen.board.clone(), Instant::now()));
-                                false
-                            }
-                        };
-                        if steady {
+                        // A predicted board is left to the test above, whose clock is
+                        // the same.
+                        if predicted.is_none() && settled && seen.board.check_even().is_ok() {
                             self.record(&Entry::Verify {
                                 n,
                                 frame: index,
@@ -779,8 +771,6 @@ impl Run<'_, '_> {
                                 seen,
                             }));
                         }
-                    } else {
-                        last = None;
                     }
                 }
                 if !removed_seen && clicked.elapsed() >= opts.retry_after {

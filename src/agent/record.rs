@@ -2,7 +2,9 @@
 //! of `session.jsonl`, so `llk replay` can re-check the bot's choices without a window.
 //!
 //! Consecutive identical frames (a game at rest while the bot polls) share one PNG, which
-//! keeps committed sessions small.
+//! keeps committed sessions small. PNGs are compressed on a writer thread: at the highest
+//! compression a window-sized frame takes tens of milliseconds to encode, and encoding on
+//! the bot's own thread took about 40 % of a live game's time.
 
 use crate::board::{Board, Gravity, Link, Pos, Rules};
 use crate::capture::Frame;
@@ -14,6 +16,12 @@ use std::fs::File;
 use std::hash::{Hash, Hasher};
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{sync_channel, SyncSender};
+use std::thread::JoinHandle;
+
+/// Frames waiting for the writer thread before `frame` blocks: enough to ride out a burst of
+/// polls, bounded so a slow disk cannot make a recording hold a game's worth of frames.
+const QUEUE: usize = 32;
 
 /// The log's name inside a session folder.
 pub const LOG_NAME: &str = "session.jsonl";
@@ -116,6 +124,9 @@ pub struct SessionWriter {
     log: BufWriter<File>,
     frames: usize,
     last: Option<(u64, String)>,
+    /// Frames to save, for the writer thread; `None` once finished.
+    queue: Option<SyncSender<(image::RgbaImage, PathBuf)>>,
+    writer: Option<JoinHandle<Result<()>>>,
 }
 
 impl SessionWriter {
@@ -134,12 +145,37 @@ impl SessionWriter {
         let log = BufWriter::new(
             File::create(&log_path).with_context(|| format!("creating {}", log_path.display()))?,
         );
+        let (queue, frames) = sync_channel::<(image::RgbaImage, PathBuf)>(QUEUE);
+        // Saves frames in order and stops at the first error, which `finish` (or the next
+        // `frame` call, when the thread has gone) reports.
+        let writer = std::thread::Builder::new()
+            .name("llk-record".into())
+            .spawn(move || {
+                for (image, path) in frames {
+                    save_png(&image, &path)?;
+                }
+                Ok(())
+            })
+            .context("starting the session writer thread")?;
         Ok(SessionWriter {
             dir: dir.to_path_buf(),
             log,
             frames: 0,
             last: None,
+            queue: Some(queue),
+            writer: Some(writer),
         })
+    }
+
+    /// Waits until every frame is saved; the first error saving one, if any.
+    pub fn finish(&mut self) -> Result<()> {
+        self.queue = None;
+        match self.writer.take() {
+            Some(w) => w
+                .join()
+                .map_err(|_| anyhow::anyhow!("the session writer thread panicked"))?,
+            None => Ok(()),
+        }
     }
 
     /// The session folder, for messages telling the user where the recording went.
@@ -161,7 +197,15 @@ impl SessionWriter {
             _ => {
                 let file = format!("frame-{index:05}.png");
                 let path = self.dir.join(&file);
-                save_png(&frame.image, &path)?;
+                let sent = match &self.queue {
+                    Some(q) => q.send((frame.image.clone(), path)).is_ok(),
+                    None => false,
+                };
+                if !sent {
+                    // The writer stopped: its error says why.
+                    self.finish()?;
+                    anyhow::bail!("the session recording was already finished");
+                }
                 self.last = Some((hash, file.clone()));
                 file
             }
@@ -181,6 +225,14 @@ impl SessionWriter {
         self.log.write_all(b"\n")?;
         self.log.flush().context("writing the session log")?;
         Ok(())
+    }
+}
+
+impl Drop for SessionWriter {
+    /// Waits for the frames still queued, so a session folder is whole once its writer is
+    /// gone (errors are for `finish` to report).
+    fn drop(&mut self) {
+        let _ = self.finish();
     }
 }
 

@@ -479,7 +479,12 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
         notes: &mut notes,
         options,
     };
-    Ok(player.play()?)
+    let summary = player.play();
+    if let Some(w) = recorder.as_mut() {
+        w.finish()
+            .with_context(|| format!("recording the session in {}", w.dir().display()))?;
+    }
+    Ok(summary?)
 }
 
 #[cfg(not(feature = "live"))]

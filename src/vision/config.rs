@@ -54,6 +54,12 @@ pub struct ReaderConfig {
     /// shows the ground nowhere unless its face has the ground's colour (then its frame
     /// decides).
     pub ground_share: f32,
+    /// The darkest a drop shadow makes the ground, as a share of the ground's colour: a
+    /// block of that hue between this and full brightness counts as ground. KShisen's soft
+    /// tile shadows on its green ground measure 0.54–1.0 and cover up to half of an emptied
+    /// cell's inner part; tile faces' dark strokes on a coloured ground stay off the ground's
+    /// hue by 12 and more.
+    pub shadow_min: f32,
     /// A cell whose inner part reads as ground, and whose outer ring stands out from its face
     /// by more than [`ReaderConfig::ground_margin`], is a blank tile when the nearest tile
     /// frame is this many times nearer its frame than the nearest ground frame (median block
@@ -94,6 +100,7 @@ impl Default for ReaderConfig {
             flat_spread: 6.0,
             ground_margin: 6.0,
             ground_share: 0.6,
+            shadow_min: 0.5,
             blank_frame_ratio: 5.0,
             min_tiles: 4,
             max_unpaired_share: 0.4,

@@ -115,17 +115,31 @@ impl Ground {
         })
     }
 
-    /// Whether most of a picture's blocks show the ground's colour (a cell of ground with a
-    /// neighbour's shadow or 3-D side along one edge).
+    /// Whether most of a picture's blocks show the ground's colour, lit or in shadow (a cell
+    /// of ground with a neighbour's 3-D side along one edge and its soft drop shadow over
+    /// more).
     fn covers_most(&self, p: &Picture, cfg: &ReaderConfig) -> bool {
-        let tol = self.colour_tol + cfg.ground_margin;
         let n = p.blocks.len() / 3;
         let near = p
             .blocks
             .chunks_exact(3)
-            .filter(|b| colour_dist(self.colour, [b[0], b[1], b[2]]) <= tol)
+            .filter(|b| self.shows([b[0], b[1], b[2]], cfg))
             .count();
         n > 0 && near as f32 >= cfg.ground_share * n as f32
+    }
+
+    /// Whether a block's colour is the ground's, or the ground's darkened by a shadow: a
+    /// shadow scales the ground's colour down, down to [`ReaderConfig::shadow_min`] of it,
+    /// and keeps its hue.
+    fn shows(&self, b: [f32; 3], cfg: &ReaderConfig) -> bool {
+        let g = self.colour;
+        let gg: f32 = g.iter().map(|v| v * v).sum();
+        let k = if gg > 0.0 {
+            (b.iter().zip(g).map(|(x, y)| x * y).sum::<f32>() / gg).clamp(cfg.shadow_min, 1.0)
+        } else {
+            1.0
+        };
+        colour_dist([g[0] * k, g[1] * k, g[2] * k], b) <= self.colour_tol + cfg.ground_margin
     }
 
     fn holds(&self, p: &Picture, cfg: &ReaderConfig) -> bool {
@@ -933,8 +947,35 @@ mod tests {
         assert!(g.covers_most(&shadowed([51.0, 99.0, 50.0], 2), &cfg));
         // A tile face (white) with no ground showing: not.
         assert!(!g.covers_most(&shadowed([235.0, 235.0, 235.0], 0), &cfg));
-        // Half in shadow: not mostly ground.
+        // Half in black: not mostly ground.
         assert!(!g.covers_most(&shadowed([51.0, 99.0, 50.0], 5), &cfg));
+    }
+
+    #[test]
+    fn a_soft_shadow_over_half_a_cell_of_ground_is_still_ground() {
+        let cfg = ReaderConfig::default();
+        let g = Ground {
+            colour: [50.0, 100.0, 50.0],
+            colour_tol: 1.0,
+            spread_max: 2.0,
+        };
+        // Columns darkening towards the left edge (the shadow of a tile on the left), from
+        // 55 % of the ground's brightness to all of it: every block is the ground's hue.
+        let mut p = shadowed([50.0, 100.0, 50.0], 0);
+        for r in 0..10 {
+            for c in 0..5 {
+                let k = 0.55 + 0.09 * c as f32;
+                p.blocks[(r * 10 + c) * 3..][..3].copy_from_slice(&[50.0 * k, 100.0 * k, 50.0 * k]);
+            }
+        }
+        assert!(g.covers_most(&p, &cfg));
+        // The same darkening in another hue (a tile's grey 3-D side) is not the ground's.
+        for r in 0..10 {
+            for c in 0..5 {
+                p.blocks[(r * 10 + c) * 3..][..3].copy_from_slice(&[60.0, 60.0, 60.0]);
+            }
+        }
+        assert!(!g.covers_most(&p, &cfg));
     }
 }
 
