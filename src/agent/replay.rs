@@ -5,8 +5,8 @@
 //! change to vision or planning that alters any decision shows up as a failing step.
 
 use super::record::{board_of, read_session, Entry};
-use super::stages::{Blind, Brain, Eyes};
-use crate::board::Rules;
+use super::stages::{Blind, Brain, Eyes, Seen};
+use crate::board::{Pos, Rules};
 use crate::capture::load_png;
 use anyhow::{bail, Result};
 use std::collections::HashMap;
@@ -122,6 +122,7 @@ pub fn replay_session(
                 locked,
                 grid,
                 board,
+                unsure,
                 ..
             } => {
                 last_grid = Some(*grid);
@@ -129,6 +130,10 @@ pub fn replay_session(
                 let got = eyes.read(&img, if *locked { Some(grid) } else { None });
                 let (ok, detail) = match got {
                     Ok(seen) if seen.board.row_strings() == *board => (true, "same board".into()),
+                    Ok(seen) if same_but_unsure(&seen, board, unsure) => (
+                        true,
+                        "the same unsure cells, the same board around them".into(),
+                    ),
                     Ok(seen) => (
                         false,
                         format!(
@@ -255,4 +260,62 @@ pub fn replay_session(
         bail!("{}: the session has no recorded decisions", dir.display());
     }
     Ok(checks)
+}
+
+/// Whether a new reading makes the same decision as a recorded unsure one: the bot never
+/// acts on a reading with unsure cells, so what such a cell reads as (empty or obstacle)
+/// changes nothing, as long as the same cells are unsure and every other cell is the same.
+fn same_but_unsure(seen: &Seen, board: &[String], unsure: &[Pos]) -> bool {
+    let mut got = seen.unsure.clone();
+    let mut want = unsure.to_vec();
+    got.sort();
+    want.sort();
+    let rows = seen.board.row_strings();
+    !want.is_empty()
+        && got == want
+        && rows.len() == board.len()
+        && rows.iter().zip(board).enumerate().all(|(r, (a, b))| {
+            a.len() == b.len()
+                && a.chars()
+                    .zip(b.chars())
+                    .enumerate()
+                    .all(|(c, (x, y))| x == y || want.contains(&Pos::new(r, c)))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::geometry::Grid;
+
+    fn seen(rows: &str, unsure: &[Pos]) -> Seen {
+        Seen {
+            grid: Grid {
+                origin: (0.0, 0.0),
+                pitch: (10.0, 10.0),
+                rows: 2,
+                cols: 3,
+            },
+            board: Board::parse(rows).unwrap(),
+            unsure: unsure.to_vec(),
+            selected: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn an_unsure_reading_replays_whatever_its_unsure_cells_read_as() {
+        let rec: Vec<String> = vec!["A.B".into(), "AB.".into()];
+        let u = [Pos::new(0, 1)];
+        // The unsure cell now reads as an obstacle: the same decision (no click).
+        assert!(same_but_unsure(&seen("A#B\nAB.", &u), &rec, &u));
+        // Another cell differs, or other cells are unsure, or none were: not the same.
+        assert!(!same_but_unsure(&seen("A#B\nA..", &u), &rec, &u));
+        assert!(!same_but_unsure(
+            &seen("A#B\nAB.", &[Pos::new(1, 2)]),
+            &rec,
+            &u
+        ));
+        assert!(!same_but_unsure(&seen("A#B\nAB.", &[]), &rec, &[]));
+    }
 }

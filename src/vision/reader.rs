@@ -873,9 +873,12 @@ fn board_from(
                 Cell::Tile(ch)
             }
             None if matches!(seen[i], Seen::Ground) => Cell::Empty,
+            // A picture like no other and no type's once a tint is taken out: an obstacle
+            // for the planner (no link runs through it, no click lands on it) and unsure,
+            // since one frame cannot tell a lone obstacle from a tile whose twin is hidden.
             None => {
                 lone_unmatched += 1;
-                Cell::Empty
+                Cell::Obstacle
             }
         };
         board.set(pos, cell);
@@ -1080,6 +1083,32 @@ mod cell_tests {
         let b = &r.board;
         assert!(b.get(Pos::new(1, 2)).is_tile(), "{b}");
         assert_eq!(b.get(Pos::new(1, 2)), b.get(Pos::new(1, 3)), "{b}");
+        assert_eq!(b.tile_count(), 8, "{b}");
+    }
+
+    #[test]
+    fn a_lone_picture_is_an_unsure_obstacle_not_ground() {
+        let mut img = RgbaImage::from_pixel(320, 200, Rgba([30, 100, 40, 255]));
+        // Four pairs and one picture like no other (a crate, or a tile whose twin is
+        // hidden) on a 2×5 board at (40, 40); the last cell is ground.
+        let kinds = [1, 2, 3, 4, 9, 1, 2, 3, 4, 0];
+        for (i, &k) in kinds.iter().enumerate() {
+            let (r, c) = (i as u32 / 5, i as u32 % 5);
+            if k > 0 {
+                tile(&mut img, 40 + c * 40, 40 + r * 40, k, false);
+            }
+        }
+        let grid = Grid {
+            origin: (40.0, 40.0),
+            pitch: (40.0, 40.0),
+            rows: 2,
+            cols: 5,
+        };
+        let r = read_grid(&img, &grid, &ReaderConfig::default()).unwrap();
+        let b = &r.board;
+        assert_eq!(b.get(Pos::new(0, 4)), Cell::Obstacle, "{b}");
+        assert_eq!(r.unsure, vec![Pos::new(0, 4)], "{b}");
+        assert_eq!(b.get(Pos::new(1, 4)), Cell::Empty, "{b}");
         assert_eq!(b.tile_count(), 8, "{b}");
     }
 }
