@@ -73,7 +73,14 @@ impl FrameSource for Shared {
             *n -= 1;
         }
         s.tick();
-        let sel: Vec<_> = s.game.selected().into_iter().collect();
+        let mut sel: Vec<_> = s.game.selected().into_iter().collect();
+        // A hovered tile is drawn as the eyes report it: the same pixels read the same.
+        let (px, py) = (s.pointer.0 - s.origin.0, s.pointer.1 - s.origin.1);
+        if let Some(p) = s.grid.cell_at(px as f32 + 0.5, py as f32 + 0.5) {
+            if s.hover_selects && s.game.board().get(p).is_tile() && !sel.contains(&p) {
+                sel.push(p);
+            }
+        }
         let links: Vec<_> = s.game.showing().cloned().into_iter().collect();
         let board = s.game.board().clone();
         let image = s.renderer.draw(&board, &sel, &links).image;
@@ -704,4 +711,42 @@ fn a_drawn_link_read_as_a_removal_does_not_hide_the_gravity() {
     assert_eq!(s.stop, Stop::Cleared, "{}", s.gravity);
     assert_eq!(s.gravity.found(), Some(Gravity::Down), "{}", s.gravity);
     assert_eq!(p.stats.illegal, 0, "{:?}", p.stats);
+}
+
+/// Exact eyes that count the frames they are asked to read.
+struct Counting(Shared, usize);
+
+impl Eyes for Counting {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+        self.1 += 1;
+        self.0.read(frame, grid)
+    }
+}
+
+#[test]
+fn a_frame_like_the_last_is_not_read_again() {
+    // A 150 ms removal animation: the game shows the same pixels for many polls at a time.
+    let setup = Setup::new(&config(Gravity::None, 150, None));
+    let (sim, options) = setup.sim();
+    let mut eyes = Counting(sim.clone(), 0);
+    let dir = std::env::temp_dir().join(format!("llk-sim-memo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut rec = SessionWriter::create(&dir).unwrap();
+    let p = play_on(
+        sim,
+        options,
+        Some(&mut eyes),
+        &mut FirstPair,
+        Some(&mut rec),
+    );
+    rec.finish().unwrap();
+    assert_eq!(p.summary().stop, Stop::Cleared);
+    let log = read_session(&dir).unwrap();
+    let reads = log
+        .iter()
+        .filter(|e| matches!(e, Entry::Read { .. } | Entry::Blind { .. }))
+        .count();
+    // Every poll's reading is logged, but frames equal to the one before are not read again.
+    assert!(eyes.1 * 2 < reads, "{} reads for {reads} readings", eyes.1);
+    let _ = std::fs::remove_dir_all(&dir);
 }
