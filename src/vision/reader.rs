@@ -668,6 +668,59 @@ fn read_known(
     board_from(grid, &sheet_like, &seen, inside, &cfg)
 }
 
+/// The cell (sheet index) of a tile shown selected by its frame alone, if one type's
+/// members part by frame ([`ReaderConfig::selected_frame_gap`]) at least twice as far as any
+/// other type's: the member farthest from its twins (in a pair, the one whose frame strays
+/// further from the frame every tile shares).
+fn framed_selection(
+    s: &SheetCells,
+    cells: &[usize],
+    kind: &[Option<usize>],
+    common: Option<&Picture>,
+    cfg: &ReaderConfig,
+) -> Option<usize> {
+    let mut members = std::collections::BTreeMap::<usize, Vec<(usize, &Picture)>>::new();
+    for (&i, k) in cells.iter().zip(kind) {
+        if let (Some(g), Some(p)) = (k, s.pics[i].as_ref()) {
+            members.entry(*g).or_default().push((i, p));
+        }
+    }
+    // Per type: each member's frame distance to its nearest twin (with its cell), and the
+    // largest of them.
+    type Twin<'p> = (f32, usize, &'p Picture);
+    let mut parted: Vec<(f32, Vec<Twin>)> = members
+        .values()
+        .filter(|m| m.len() >= 2)
+        .map(|m| {
+            let near: Vec<Twin> = m
+                .iter()
+                .enumerate()
+                .map(|(a, &(i, p))| {
+                    let d = m
+                        .iter()
+                        .enumerate()
+                        .filter(|&(b, _)| b != a)
+                        .map(|(_, (_, q))| frame_distance(p, q))
+                        .fold(f32::INFINITY, f32::min);
+                    (d, i, p)
+                })
+                .collect();
+            let top = near.iter().map(|n| n.0).fold(0.0, f32::max);
+            (top, near)
+        })
+        .collect();
+    parted.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let (top, near) = parted.first()?;
+    let next = parted.get(1).map_or(0.0, |p| p.0);
+    if *top <= cfg.selected_frame_gap || *top < 2.0 * next {
+        return None;
+    }
+    let stray = |p: &Picture| common.map_or(0.0, |c| frame_distance(p, c));
+    near.iter()
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(stray(a.2).total_cmp(&stray(b.2))))
+        .map(|n| n.1)
+}
+
 /// The frame every tile shares: per ring block, the median over the tiles' frames. `None`
 /// with no tiles.
 fn common_frame<'a>(tiles: impl Iterator<Item = &'a Picture>) -> Option<Picture> {
@@ -834,6 +887,16 @@ fn board_from(
         let sel = if stray(a) >= stray(b) { a } else { b };
         unsure.retain(|p| *p != pos_of(a) && *p != pos_of(b));
         selected.push(pos_of(sel));
+    }
+    // A selection that only frames or tints a tile's border leaves its face alike to its
+    // twins', so it stays in its type: find it by the frame instead. Twins are one sprite,
+    // so their frames match too (a neighbour's side or shadow touches under half of the
+    // ring, and the distance is a median over it); one type whose frames part far more than
+    // any other type's holds the selected tile.
+    if selected.is_empty() {
+        if let Some(sel) = framed_selection(s, &cells, &kind, common.as_ref(), cfg) {
+            selected.push(Pos::new(sel / s.cols - 1, sel % s.cols - 1));
+        }
     }
     // Types by first appearance; crowded ones are obstacles.
     let mut final_count = std::collections::BTreeMap::<usize, usize>::new();
@@ -1110,5 +1173,41 @@ mod cell_tests {
         assert_eq!(r.unsure, vec![Pos::new(0, 4)], "{b}");
         assert_eq!(b.get(Pos::new(1, 4)), Cell::Empty, "{b}");
         assert_eq!(b.tile_count(), 8, "{b}");
+    }
+
+    #[test]
+    fn a_tile_framed_by_its_selection_keeps_its_type_and_reads_selected() {
+        let mut img = RgbaImage::from_pixel(280, 200, Rgba([30, 100, 40, 255]));
+        // Four pairs on a 2×4 board at (40, 40); the selection draws tile (1, 1)'s border
+        // red and leaves its face as its twin's.
+        let kinds = [1, 2, 3, 4, 4, 2, 1, 3];
+        for (i, &k) in kinds.iter().enumerate() {
+            let (r, c) = (i as u32 / 4, i as u32 % 4);
+            let border = if i == 5 {
+                [230, 30, 30]
+            } else {
+                [240, 240, 230]
+            };
+            tile_with(&mut img, 40 + c * 40, 40 + r * 40, k, false, border, None);
+        }
+        let grid = Grid {
+            origin: (40.0, 40.0),
+            pitch: (40.0, 40.0),
+            rows: 2,
+            cols: 4,
+        };
+        let r = read_grid(&img, &grid, &ReaderConfig::default()).unwrap();
+        let b = &r.board;
+        assert!(r.unsure.is_empty(), "{:?}\n{b}", r.unsure);
+        assert_eq!(b.get(Pos::new(1, 1)), b.get(Pos::new(0, 1)), "{b}");
+        assert_eq!(r.selected, vec![Pos::new(1, 1)], "{b}");
+        // Unframed, the same board shows no selection.
+        let mut plain = RgbaImage::from_pixel(280, 200, Rgba([30, 100, 40, 255]));
+        for (i, &k) in kinds.iter().enumerate() {
+            let (r, c) = (i as u32 / 4, i as u32 % 4);
+            tile(&mut plain, 40 + c * 40, 40 + r * 40, k, false);
+        }
+        let r = read_grid(&plain, &grid, &ReaderConfig::default()).unwrap();
+        assert!(r.selected.is_empty(), "{:?}", r.selected);
     }
 }
