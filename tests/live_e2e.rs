@@ -82,8 +82,11 @@ fn run_case(case: &Case, dir: &Path) -> Result<String, String> {
     // The game closes itself shortly after the cleared screen; give it time to log its end.
     let _ = wait_for(&mut game, Duration::from_secs(10));
     drop(game);
-    let events = llk::game::read_log(&log).map_err(|e| format!("{e:#}"))?;
-    let (cleared, stats, board) = llk::game::verdict(&events).map_err(|e| format!("{e:#}"))?;
+    // What play said goes with any failure: the game's log alone cannot tell why.
+    let said = |e: String| format!("{e}; play exited {status} saying: {}", out.trim());
+    let events = llk::game::read_log(&log).map_err(|e| said(format!("{e:#}")))?;
+    let (cleared, stats, board) =
+        llk::game::verdict(&events).map_err(|e| said(format!("{e:#}")))?;
     let off_board = events
         .iter()
         .filter(|e| e["event"] == "click" && e["cell"].is_null())
