@@ -48,6 +48,21 @@ impl Sim {
         self.game.tick(now);
         self.maybe_move();
     }
+    /// The tiles the game shows selected, and the one under the pointer when hovering
+    /// selects: what the frame draws and the exact eyes report alike.
+    fn shown_selected(&self) -> Vec<Pos> {
+        let mut sel: Vec<Pos> = self.game.selected().into_iter().collect();
+        let (px, py) = (
+            self.pointer.0 - self.origin.0,
+            self.pointer.1 - self.origin.1,
+        );
+        if let Some(p) = self.grid.cell_at(px as f32 + 0.5, py as f32 + 0.5) {
+            if self.hover_selects && self.game.board().get(p).is_tile() && !sel.contains(&p) {
+                sel.push(p);
+            }
+        }
+        sel
+    }
     fn maybe_move(&mut self) {
         let removed = self.game.stats().removed;
         if let Some(n) = self.move_every {
@@ -73,14 +88,8 @@ impl FrameSource for Shared {
             *n -= 1;
         }
         s.tick();
-        let mut sel: Vec<_> = s.game.selected().into_iter().collect();
         // A hovered tile is drawn as the eyes report it: the same pixels read the same.
-        let (px, py) = (s.pointer.0 - s.origin.0, s.pointer.1 - s.origin.1);
-        if let Some(p) = s.grid.cell_at(px as f32 + 0.5, py as f32 + 0.5) {
-            if s.hover_selects && s.game.board().get(p).is_tile() && !sel.contains(&p) {
-                sel.push(p);
-            }
-        }
+        let sel = s.shown_selected();
         let links: Vec<_> = s.game.showing().cloned().into_iter().collect();
         let board = s.game.board().clone();
         let image = s.renderer.draw(&board, &sel, &links).image;
@@ -146,13 +155,7 @@ impl Clicker for Shared {
 impl Eyes for Shared {
     fn read(&mut self, _frame: &RgbaImage, _grid: Option<&Grid>) -> Result<Seen, Blind> {
         let s = self.0.borrow();
-        let mut selected: Vec<Pos> = s.game.selected().into_iter().collect();
-        let (px, py) = (s.pointer.0 - s.origin.0, s.pointer.1 - s.origin.1);
-        if let Some(p) = s.grid.cell_at(px as f32 + 0.5, py as f32 + 0.5) {
-            if s.hover_selects && s.game.board().get(p).is_tile() && !selected.contains(&p) {
-                selected.push(p);
-            }
-        }
+        let selected = s.shown_selected();
         Ok(Seen {
             grid: s.grid,
             board: s.game.board().clone(),

@@ -1093,22 +1093,41 @@ mod cell_tests {
         }
     }
 
-    #[test]
-    fn the_last_two_of_a_type_with_one_tinted_read_as_a_pair_and_a_selection() {
-        let mut img = RgbaImage::from_pixel(280, 200, Rgba([30, 100, 40, 255]));
-        // Types by cell, row-major on a 2×4 board at (40, 40); the last tile is tinted.
-        let kinds = [1, 2, 3, 1, 2, 3, 4, 4];
+    /// The green ground the tests draw on.
+    const GREEN: [u8; 3] = [30, 100, 40];
+
+    /// A board of `kinds.len() / cols` rows of 40 px cells at (40, 40) on a `ground`
+    /// frame with room for a ring of ground cells; `draw` paints the cell of index `i`
+    /// (row-major) with kind `k` at its top-left corner. Reads it on its own grid.
+    fn read_drawn(
+        kinds: &[u32],
+        cols: u32,
+        ground: [u8; 3],
+        mut draw: impl FnMut(&mut RgbaImage, u32, u32, usize, u32),
+    ) -> Reading {
+        let rows = kinds.len() as u32 / cols;
+        let [r0, g0, b0] = ground;
+        let mut img =
+            RgbaImage::from_pixel(40 * (cols + 3), 40 * (rows + 3), Rgba([r0, g0, b0, 255]));
         for (i, &k) in kinds.iter().enumerate() {
-            let (r, c) = (i as u32 / 4, i as u32 % 4);
-            tile(&mut img, 40 + c * 40, 40 + r * 40, k, i == 7);
+            let (r, c) = (i as u32 / cols, i as u32 % cols);
+            draw(&mut img, 40 + c * 40, 40 + r * 40, i, k);
         }
         let grid = Grid {
             origin: (40.0, 40.0),
             pitch: (40.0, 40.0),
-            rows: 2,
-            cols: 4,
+            rows: rows as usize,
+            cols: cols as usize,
         };
-        let r = read_grid(&img, &grid, &ReaderConfig::default()).unwrap();
+        read_grid(&img, &grid, &ReaderConfig::default()).unwrap()
+    }
+
+    #[test]
+    fn the_last_two_of_a_type_with_one_tinted_read_as_a_pair_and_a_selection() {
+        // Types by cell, row-major on a 2×4 board; the last tile is tinted.
+        let r = read_drawn(&[1, 2, 3, 1, 2, 3, 4, 4], 4, GREEN, |img, x, y, i, k| {
+            tile(img, x, y, k, i == 7)
+        });
         assert!(r.unsure.is_empty(), "{:?}\n{}", r.unsure, r.board);
         assert_eq!(r.selected, vec![Pos::new(1, 3)], "{}", r.board);
         let b = &r.board;
@@ -1119,30 +1138,12 @@ mod cell_tests {
     #[test]
     fn blank_faces_in_the_grounds_colour_read_as_tiles() {
         let ground = [200, 200, 200];
-        let mut img = RgbaImage::from_pixel(280, 200, Rgba([200, 200, 200, 255]));
-        // A 2×4 board at (40, 40): three pictured pairs and two blank faces whose face is
-        // the ground's colour; every tile has the same dark border.
-        let kinds = [1, 2, 3, 1, 2, 3, 0, 0];
-        for (i, &k) in kinds.iter().enumerate() {
-            let (r, c) = (i as u32 / 4, i as u32 % 4);
+        // A 2×4 board: three pictured pairs and two blank faces whose face is the ground's
+        // colour; every tile has the same dark border.
+        let r = read_drawn(&[1, 2, 3, 1, 2, 3, 0, 0], 4, ground, |img, x, y, _, k| {
             let blank = (k == 0).then_some(ground);
-            tile_with(
-                &mut img,
-                40 + c * 40,
-                40 + r * 40,
-                k,
-                false,
-                [90, 90, 110],
-                blank,
-            );
-        }
-        let grid = Grid {
-            origin: (40.0, 40.0),
-            pitch: (40.0, 40.0),
-            rows: 2,
-            cols: 4,
-        };
-        let r = read_grid(&img, &grid, &ReaderConfig::default()).unwrap();
+            tile_with(img, x, y, k, false, [90, 90, 110], blank)
+        });
         let b = &r.board;
         assert!(b.get(Pos::new(1, 2)).is_tile(), "{b}");
         assert_eq!(b.get(Pos::new(1, 2)), b.get(Pos::new(1, 3)), "{b}");
@@ -1151,23 +1152,14 @@ mod cell_tests {
 
     #[test]
     fn a_lone_picture_is_an_unsure_obstacle_not_ground() {
-        let mut img = RgbaImage::from_pixel(320, 200, Rgba([30, 100, 40, 255]));
         // Four pairs and one picture like no other (a crate, or a tile whose twin is
-        // hidden) on a 2×5 board at (40, 40); the last cell is ground.
+        // hidden) on a 2×5 board; the last cell is ground.
         let kinds = [1, 2, 3, 4, 9, 1, 2, 3, 4, 0];
-        for (i, &k) in kinds.iter().enumerate() {
-            let (r, c) = (i as u32 / 5, i as u32 % 5);
+        let r = read_drawn(&kinds, 5, GREEN, |img, x, y, _, k| {
             if k > 0 {
-                tile(&mut img, 40 + c * 40, 40 + r * 40, k, false);
+                tile(img, x, y, k, false)
             }
-        }
-        let grid = Grid {
-            origin: (40.0, 40.0),
-            pitch: (40.0, 40.0),
-            rows: 2,
-            cols: 5,
-        };
-        let r = read_grid(&img, &grid, &ReaderConfig::default()).unwrap();
+        });
         let b = &r.board;
         assert_eq!(b.get(Pos::new(0, 4)), Cell::Obstacle, "{b}");
         assert_eq!(r.unsure, vec![Pos::new(0, 4)], "{b}");
@@ -1177,37 +1169,25 @@ mod cell_tests {
 
     #[test]
     fn a_tile_framed_by_its_selection_keeps_its_type_and_reads_selected() {
-        let mut img = RgbaImage::from_pixel(280, 200, Rgba([30, 100, 40, 255]));
-        // Four pairs on a 2×4 board at (40, 40); the selection draws tile (1, 1)'s border
-        // red and leaves its face as its twin's.
+        // Four pairs on a 2×4 board; the selection draws tile (1, 1)'s border red and
+        // leaves its face as its twin's.
         let kinds = [1, 2, 3, 4, 4, 2, 1, 3];
-        for (i, &k) in kinds.iter().enumerate() {
-            let (r, c) = (i as u32 / 4, i as u32 % 4);
+        let r = read_drawn(&kinds, 4, GREEN, |img, x, y, i, k| {
             let border = if i == 5 {
                 [230, 30, 30]
             } else {
                 [240, 240, 230]
             };
-            tile_with(&mut img, 40 + c * 40, 40 + r * 40, k, false, border, None);
-        }
-        let grid = Grid {
-            origin: (40.0, 40.0),
-            pitch: (40.0, 40.0),
-            rows: 2,
-            cols: 4,
-        };
-        let r = read_grid(&img, &grid, &ReaderConfig::default()).unwrap();
+            tile_with(img, x, y, k, false, border, None)
+        });
         let b = &r.board;
         assert!(r.unsure.is_empty(), "{:?}\n{b}", r.unsure);
         assert_eq!(b.get(Pos::new(1, 1)), b.get(Pos::new(0, 1)), "{b}");
         assert_eq!(r.selected, vec![Pos::new(1, 1)], "{b}");
         // Unframed, the same board shows no selection.
-        let mut plain = RgbaImage::from_pixel(280, 200, Rgba([30, 100, 40, 255]));
-        for (i, &k) in kinds.iter().enumerate() {
-            let (r, c) = (i as u32 / 4, i as u32 % 4);
-            tile(&mut plain, 40 + c * 40, 40 + r * 40, k, false);
-        }
-        let r = read_grid(&plain, &grid, &ReaderConfig::default()).unwrap();
+        let r = read_drawn(&kinds, 4, GREEN, |img, x, y, _, k| {
+            tile(img, x, y, k, false)
+        });
         assert!(r.selected.is_empty(), "{:?}", r.selected);
     }
 }
