@@ -253,6 +253,23 @@ def cell_blocks(a, rows, cols, x0, y0, px, py, inset=0, far=FAR):
     return out
 
 
+FACE_JITTER = 24  # see Game.__init__
+
+
+def jitter_aliases(faces):
+    """{letter: first letter} for faces (int16 arrays, LETTERS order) within FACE_JITTER of an
+    earlier face on every pixel (linked in chains)."""
+    alias = {}
+    for j in range(len(faces)):
+        for i in range(j):
+            if faces[i].shape == faces[j].shape and \
+                    int(np.abs(faces[i] - faces[j]).max()) <= FACE_JITTER:
+                first = alias.get(LETTERS[i], LETTERS[i])
+                alias[LETTERS[j]] = first
+                break
+    return alias
+
+
 class Game:
     """Sprites and lattice of one running game (one window size, tileset, background)."""
 
@@ -283,6 +300,13 @@ class Game:
                     self.sprite_arr.append(blocks[r, c].astype(np.int16))
                 line += self.sprites[k]
             cells.append(line)
+        # Faces that differ by at most FACE_JITTER in every pixel are one face the game drew
+        # twice with a little rendering jitter (egypt: up to 1761 pixels of a face differ,
+        # none by more than 24; distinct faces differ by more than 24 in 72 pixels and up;
+        # alphabet: two faces 3 pixels apart by one level). Their counts only pair up
+        # together (1 + 1 + 2 of one face on a deal), so the game matches them: one type.
+        self.alias = jitter_aliases(self.sprite_arr)
+        cells = [self.unalias(line) for line in cells]
         self.full_cells = cells
         counts = {}
         for ch in "".join(cells):
@@ -293,14 +317,6 @@ class Game:
         # faces dealt an odd number of times: only with KShisen's Chinese style (seasons and
         # flowers, each drawn differently, match within their group)
         self.odd_types = odd
-        # faces that differ in under 1% of block pixels (alphabet: two faces 2 pixels apart)
-        near = []
-        for i in range(len(self.sprite_arr)):
-            for j in range(i + 1, len(self.sprite_arr)):
-                nd = int((self.sprite_arr[i] != self.sprite_arr[j]).any(axis=2).sum())
-                if nd < 0.01 * self.sprite_arr[i].shape[0] * self.sprite_arr[i].shape[1]:
-                    near.append([LETTERS[i], LETTERS[j], nd])
-        self.near_types = near
         self.counts = counts
         self.fit_min = 0.95     # share of a selected block's pixels the tint model must fit
         self.ublank = None
@@ -333,8 +349,12 @@ class Game:
                 line += "."
                 if self._tile_like(b):
                     unknown.append([r, c])
-            cells.append(line)
+            cells.append(self.unalias(line))
         return cells, selected, unknown
+
+    def unalias(self, line):
+        """`line` with every jittered copy of a face named as the face's first letter."""
+        return "".join(self.alias.get(ch, ch) for ch in line)
 
     # ---- selected tiles ----------------------------------------------------------------
     # KShisen draws a tile as blank pixmap + face pixmap (with alpha) on top; a selected tile
@@ -435,9 +455,9 @@ class Game:
             # Chinese-style deal: these faces come an odd number of times; KShisen matches
             # seasons with seasons and flowers with flowers although their faces differ
             t["unpaired_types"] = self.odd_types
-        if self.near_types:
-            # [type, type, pixels that differ]: faces a reader can hardly tell apart
-            t["near_duplicate_types"] = self.near_types
+        if self.alias:
+            # [jittered copy, face]: named as the face (see Game.__init__)
+            t["merged_faces"] = sorted([k, v] for k, v in self.alias.items())
         t.update(extra)
         return t
 
@@ -523,12 +543,46 @@ def verify(d):
     return bad
 
 
+def remerge(d):
+    """Rewrites the truth files of a corpus directory made before jittered faces were merged
+    (see Game.__init__): each config's full deal gives its aliases, applied to every frame's
+    cells. Returns the number of files changed."""
+    import glob
+    import os
+    changed = 0
+    for ft in sorted(glob.glob(os.path.join(d, "*-full.truth.json"))):
+        name = ft[:-len("-full.truth.json")]
+        tf = json.load(open(ft))
+        g = Game(load(name + "-full.png"), tf["rows"], tf["cols"])
+        if not g.alias:
+            continue
+        for t in sorted(glob.glob(name + "-*.truth.json")):
+            tj = json.load(open(t))
+            if "cells" not in tj:
+                continue
+            new = dict(tj, cells=[g.unalias(line) for line in tj["cells"]])
+            new.pop("near_duplicate_types", None)
+            new.pop("unpaired_types", None)
+            if g.odd_types:
+                new["unpaired_types"] = g.odd_types
+            new["merged_faces"] = sorted([k, v] for k, v in g.alias.items())
+            if new != tj:
+                with open(t, "w") as f:
+                    json.dump(new, f, indent=1)
+                    f.write("\n")
+                changed += 1
+        print("%s: merged %s" % (os.path.basename(name), g.alias))
+    return changed
+
+
 def main(argv):
     if len(argv) >= 4 and argv[1] == "lattice":
         a = load(argv[2])
         size = int(argv[3])
         cols, rows = SIZES[size]
         print(json.dumps(find_lattice(a, rows, cols)))
+    elif len(argv) >= 3 and argv[1] == "remerge":
+        print("%d truth files changed" % remerge(argv[2]))
     elif len(argv) >= 3 and argv[1] == "verify":
         return 1 if verify(argv[2]) else 0
     elif len(argv) >= 4 and argv[1] == "annotate":
@@ -537,7 +591,7 @@ def main(argv):
         annotate(a, t, argv[4] if len(argv) > 4 else argv[2].replace(".png", ".annot.png"))
     else:
         print("usage: kshisen_truth.py lattice FRAME.png SIZE | annotate FRAME.png TRUTH.json [OUT.png]"
-              " | verify CORPUS_DIR",
+              " | verify CORPUS_DIR | remerge CORPUS_DIR",
               file=sys.stderr)
         return 2
     return 0

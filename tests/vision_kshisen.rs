@@ -184,7 +184,6 @@ fn kshisen_frames_read_exactly() {
         "s0-default-color_plain-anim12",
         "s1-classic-egyptian-anim06",
         "s2-default-default-anim05",
-        "s4-classic-color_plain-mid11sel",
         "s4-default-wood_light-sel",
         "s5-classic-wood_light-anim04",
         "s5-traditional-color_plain-mid11",

@@ -75,6 +75,13 @@ pub struct ReaderConfig {
     /// selected tile measures 13–47 and unselected twins 0–8 (one type 12.5 on a textured
     /// ground); a type must also part at least twice as far as any other type.
     pub selected_frame_gap: f32,
+    /// A lone picture joins the one type left with an odd count (tiles come in pairs) when its
+    /// shape distance to that type is at most this many times its distance to the nearest
+    /// type. A selection that repaints a face's ground (KShisen's alphabet set: a white face
+    /// behind a red numeral instead of a cream one) leaves the tile 8–18 from its type by
+    /// shape and as near to a look-alike numeral: its own type measured 1.00–1.08 times the
+    /// nearest over the held-out frames with a selection.
+    pub odd_join_ratio: f32,
     /// A board needs at least this many tiles read, else the frame shows no board.
     pub min_tiles: usize,
     /// Share of tiles that may be unpaired (odd or lone pictures) before the frame is judged
@@ -109,6 +116,7 @@ impl Default for ReaderConfig {
             shadow_min: 0.5,
             blank_frame_ratio: 5.0,
             selected_frame_gap: 10.0,
+            odd_join_ratio: 1.25,
             min_tiles: 4,
             max_unpaired_share: 0.4,
             max_unpaired: 2,
