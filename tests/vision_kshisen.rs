@@ -180,7 +180,6 @@ fn kshisen_frames_read_exactly() {
     // link-line frames read as the board after the removal, and a small traditional lattice
     // on a plain ground.
     let known: Vec<String> = [
-        "s0-classic-wood_light-mid10sel",
         "s0-default-color_plain-anim12",
         "s1-classic-egyptian-anim06",
         "s2-default-default-anim05",

@@ -5,6 +5,7 @@
 //! grid (the live bot's path once the grid is locked, when late in a game too few tiles are
 //! left to find it from).
 
+use super::calibrate;
 use super::config::ReaderConfig;
 use super::extent::{best_window, main_cluster, CellRect};
 use super::lattice::{self, Axis};
@@ -415,6 +416,136 @@ fn refine_phase(
     best
 }
 
+/// The pitches where twins match best. For each axis, pitches within
+/// [`ReaderConfig::pitch_search`] of the profiles' are tried, the lattice line nearest the
+/// busy cells' middle held in place: a coarse sweep, then a fine one around its best. The
+/// cost is the median, over a sample of busy cells, of each one's distance to its nearest
+/// picture among all busy cells: near zero where every sampled tile lines up with its twins
+/// wherever they lie. Where several pitches tie, the middle of their run is taken.
+fn refine_pitch(
+    integral: &Integral,
+    sheet: &Sheet,
+    ground: &Ground,
+    cfg: &ReaderConfig,
+) -> (Axis, Axis) {
+    let busy: Vec<usize> = (0..sheet.pics.len())
+        .filter(|&i| {
+            sheet.pics[i]
+                .as_ref()
+                .is_some_and(|p| !ground.holds(p, cfg))
+        })
+        .collect();
+    if busy.len() < 8 {
+        return (sheet.x, sheet.y);
+    }
+    let step = busy.len().div_ceil(48).max(1);
+    let sample: Vec<usize> = (0..busy.len()).step_by(step).collect();
+    let coarse = ReaderConfig {
+        blocks: 5,
+        ..cfg.clone()
+    };
+    // Lattice index of the busy cells' middle, per axis.
+    let mid = |axis: usize| {
+        let mut v: Vec<usize> = busy
+            .iter()
+            .map(|&i| {
+                if axis == 0 {
+                    i % sheet.cols
+                } else {
+                    i / sheet.cols
+                }
+            })
+            .collect();
+        v.sort_unstable();
+        v[v.len() / 2] as f32 + if axis == 0 { sheet.kx } else { sheet.ky } as f32
+    };
+    let cost = |x: &Axis, y: &Axis| -> f32 {
+        let pics: Vec<Option<Picture>> = busy
+            .iter()
+            .map(|&i| {
+                let (r, c) = (i / sheet.cols, i % sheet.cols);
+                let rect = (
+                    x.phase + (sheet.kx + c as i64) as f32 * x.pitch,
+                    y.phase + (sheet.ky + r as i64) as f32 * y.pitch,
+                    x.pitch,
+                    y.pitch,
+                );
+                describe(integral, rect, &coarse)
+            })
+            .collect();
+        let mut nearest: Vec<f32> = sample
+            .iter()
+            .filter_map(|&a| {
+                let p = pics[a].as_ref()?;
+                let d = pics
+                    .iter()
+                    .enumerate()
+                    .filter(|&(b, _)| b != a)
+                    .filter_map(|(_, q)| q.as_ref().map(|q| distance(p, q)))
+                    .fold(f32::INFINITY, f32::min);
+                Some(d)
+            })
+            .collect();
+        if nearest.len() < 4 {
+            return f32::INFINITY;
+        }
+        nearest.sort_by(|a, b| a.total_cmp(b));
+        nearest[nearest.len() / 2]
+    };
+    let (mut x, mut y) = (sheet.x, sheet.y);
+    for axis in [0, 1] {
+        let base = if axis == 0 { x } else { y };
+        let centre = mid(axis);
+        // The axis with its pitch changed by `dp`, the line at `centre` kept in place.
+        let moved = |dp: f32| Axis {
+            pitch: base.pitch + dp,
+            phase: base.phase - centre * dp,
+            ..base
+        };
+        let eval = |dp: f32| {
+            let a = moved(dp);
+            if axis == 0 {
+                cost(&a, &y)
+            } else {
+                cost(&x, &a)
+            }
+        };
+        let span = base.pitch * cfg.pitch_search;
+        let mut best = 0.0f32;
+        for (range, steps) in [(span, 10), (span / 10.0, 4)] {
+            let at: Vec<f32> = (-steps..=steps)
+                .map(|k| best + range * k as f32 / steps as f32)
+                .collect();
+            let costs: Vec<f32> = at.iter().map(|&dp| eval(dp)).collect();
+            let min = costs.iter().copied().fold(f32::INFINITY, f32::min);
+            if !min.is_finite() {
+                break;
+            }
+            // The pitch stays where it is when that is as good as the best (twins in line
+            // cost near zero, so "as good" is tight); else the middle of the longest run of
+            // pitches as good as the best.
+            let good: Vec<bool> = costs.iter().map(|&c| c <= min * 1.2 + 0.02).collect();
+            if good[steps as usize] {
+                continue;
+            }
+            let (mut start, mut len, mut run) = (0, 0, 0);
+            for (k, &g) in good.iter().enumerate() {
+                run = if g { run + 1 } else { 0 };
+                if run > len {
+                    (start, len) = (k + 1 - run, run);
+                }
+            }
+            best = at[start + (len - 1) / 2];
+        }
+        if axis == 0 {
+            x = moved(best);
+        } else {
+            y = moved(best);
+        }
+    }
+    (x, y)
+}
+
 /// The lattice of a window: from hints where they fix it, else from the edge profiles.
 fn lattice_of(
     frame: &RgbaImage,
@@ -495,8 +626,21 @@ pub fn read_board(
             x.phase += dx;
             y.phase += dy;
             sheet = Sheet::new(&integral, x, y, window, cfg);
-            seen = see(&sheet.pics, &ground, &ring(sheet.rows, sheet.cols), cfg);
         }
+        // The pitch from the profiles can be a few tenths of a pixel off, which shifts far
+        // twins apart by a pixel or more; the twins themselves say where it lies.
+        let (x2, y2) = refine_pitch(&integral, &sheet, &ground, cfg);
+        if x2 != x || y2 != y {
+            (x, y) = (x2, y2);
+            sheet = Sheet::new(&integral, x, y, window, cfg);
+            let (dx, dy) = refine_phase(&integral, &sheet, &ground, cfg);
+            if dx != 0.0 || dy != 0.0 {
+                x.phase += dx;
+                y.phase += dy;
+                sheet = Sheet::new(&integral, x, y, window, cfg);
+            }
+        }
+        seen = see(&sheet.pics, &ground, &ring(sheet.rows, sheet.cols), cfg);
     }
     let paired: Vec<bool> = seen.iter().map(|s| matches!(s, Seen::Paired(_))).collect();
     let rect = match (hints.rows, hints.cols) {
@@ -573,19 +717,35 @@ pub fn read_board(
             r -= 1;
         }
     }
-    if (t, b, l, r) == (0, grid.rows, 0, grid.cols) {
-        return Ok(reading);
-    }
-    let trimmed = Grid {
-        origin: (
-            grid.origin.0 + l as f32 * grid.pitch.0,
-            grid.origin.1 + t as f32 * grid.pitch.1,
-        ),
-        pitch: grid.pitch,
-        rows: b - t,
-        cols: r - l,
+    let reading = if (t, b, l, r) == (0, grid.rows, 0, grid.cols) {
+        reading
+    } else {
+        let trimmed = Grid {
+            origin: (
+                grid.origin.0 + l as f32 * grid.pitch.0,
+                grid.origin.1 + t as f32 * grid.pitch.1,
+            ),
+            pitch: grid.pitch,
+            rows: b - t,
+            cols: r - l,
+        };
+        read_known(frame, &trimmed, cfg, cfg.min_tiles)?
     };
-    read_known(frame, &trimmed, cfg, cfg.min_tiles)
+    Ok(calibrated(frame, reading, cfg))
+}
+
+/// The reading on the grid whose pitch its own pairs measure ([`calibrate::refine_pitch`]:
+/// twins overlaid pixel by pixel, a least-squares fit over them), when the cells read there
+/// with no more doubt (unsure or selected cells; a tile a hundredth of a pixel per column
+/// out of line can part from its twin far across the board and read as a selection).
+fn calibrated(frame: &RgbaImage, reading: Reading, cfg: &ReaderConfig) -> Reading {
+    let doubt = |r: &Reading| r.unsure.len() + r.selected.len();
+    match calibrate::refine_pitch(frame, &reading)
+        .and_then(|g| read_known(frame, &g, cfg, cfg.min_tiles).ok())
+    {
+        Some(better) if doubt(&better) <= doubt(&reading) => better,
+        _ => reading,
+    }
 }
 
 /// Reads the cells of a known grid: its tiles, empties, obstacles and selected tiles, with
@@ -1224,6 +1384,40 @@ mod cell_tests {
             let m = |i: usize| ((p[i] as u16 + q[i] as u16) / 2) as u8;
             img.put_pixel(x + dx, y + dy, Rgba([m(0), m(1), m(2), 255]));
         }
+    }
+
+    #[test]
+    fn twins_put_a_pitch_a_quarter_pixel_off_back_in_line() {
+        // Twelve columns and four rows of 40 px tiles, each type's two copies two rows and
+        // five or seven columns apart; the lattice is given 0.25 px short on both axes.
+        let (rows, cols) = (4u32, 12u32);
+        let mut img =
+            RgbaImage::from_pixel(40 * (cols + 2), 40 * (rows + 2), Rgba([30, 100, 40, 255]));
+        for r in 0..rows {
+            for c in 0..cols {
+                let kind = (r % 2) * cols + (c + (r / 2) * 5) % cols + 1;
+                tile(&mut img, 40 + c * 40, 40 + r * 40, kind, false);
+            }
+        }
+        let cfg = ReaderConfig::default();
+        let (w, h) = img.dimensions();
+        let integral = Integral::new(&img, 0, 0, w as i64, h as i64);
+        let axis = |n: u32| Axis {
+            pitch: 39.75,
+            // The middle line (n / 2 + 1 cells in) in place, as the phase search leaves it.
+            phase: (n / 2 + 1) as f32 * 0.25,
+            strength: 1.0,
+        };
+        let sheet = Sheet::new(&integral, axis(cols), axis(rows), (0, 0, w, h), &cfg);
+        let ring_idx = ring(sheet.rows, sheet.cols);
+        let ring_pics: Vec<&Picture> = ring_idx
+            .iter()
+            .filter_map(|&i| sheet.pics[i].as_ref())
+            .collect();
+        let ground = Ground::from_cells(&ring_pics, &cfg).unwrap();
+        let (x, y) = refine_pitch(&integral, &sheet, &ground, &cfg);
+        assert!((x.pitch - 40.0).abs() < 0.05, "{x:?}");
+        assert!((y.pitch - 40.0).abs() < 0.05, "{y:?}");
     }
 
     #[test]
