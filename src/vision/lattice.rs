@@ -148,6 +148,20 @@ pub fn pitch(profile: &[f32], cfg: &ReaderConfig) -> Result<(f32, f32), LatticeE
         .iter()
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .ok_or(LatticeError::NotPeriodic)?;
+    // A lag whose four teeth do not all fit in the lags compared is scored on fewer, a
+    // noisier mean: it wins only by `short_comb_margin` over the best comb with all four.
+    let full = |l: f32| 4.0 * l < (r.len() - 2) as f32;
+    if !full(best) {
+        if let Some(&(l, v)) = scored
+            .iter()
+            .filter(|c| full(c.0))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+        {
+            if score < v * (1.0 + cfg.short_comb_margin) {
+                (best, score) = (l, v);
+            }
+        }
+    }
     // A lattice repeats: at least two of the comb's teeth must stand out on their own (a
     // lone chance peak of a noisy profile does not).
     let standing = (1..=4)
