@@ -34,11 +34,16 @@ struct Sheet {
 
 impl Sheet {
     fn rect(&self, r: usize, c: usize) -> (f32, f32, f32, f32) {
+        self.rect_on(&self.x, &self.y, r, c)
+    }
+
+    /// The rectangle of the sheet's cell (r, c) on lattice (x, y) instead of its own.
+    fn rect_on(&self, x: &Axis, y: &Axis, r: usize, c: usize) -> (f32, f32, f32, f32) {
         (
-            self.x.phase + (self.kx + c as i64) as f32 * self.x.pitch,
-            self.y.phase + (self.ky + r as i64) as f32 * self.y.pitch,
-            self.x.pitch,
-            self.y.pitch,
+            x.phase + (self.kx + c as i64) as f32 * x.pitch,
+            y.phase + (self.ky + r as i64) as f32 * y.pitch,
+            x.pitch,
+            y.pitch,
         )
     }
 
@@ -346,6 +351,17 @@ fn twin_cost(
     nearest[nearest.len() / 2]
 }
 
+/// The sheet's cells that show something other than the ground (sheet indices).
+fn busy_cells(sheet: &Sheet, ground: &Ground, cfg: &ReaderConfig) -> Vec<usize> {
+    (0..sheet.pics.len())
+        .filter(|&i| {
+            sheet.pics[i]
+                .as_ref()
+                .is_some_and(|p| !ground.holds(p, cfg))
+        })
+        .collect()
+}
+
 /// Moves each axis's phase to where twins match best: a sweep over one whole pitch in
 /// sixteenths, then the middle of the run of shifts that are as good as the best (a cell's
 /// inset leaves a plateau as wide as the inset, centred on the tiles).
@@ -355,13 +371,7 @@ fn refine_phase(
     ground: &Ground,
     cfg: &ReaderConfig,
 ) -> (f32, f32) {
-    let busy: Vec<usize> = (0..sheet.pics.len())
-        .filter(|&i| {
-            sheet.pics[i]
-                .as_ref()
-                .is_some_and(|p| !ground.holds(p, cfg))
-        })
-        .collect();
+    let busy = busy_cells(sheet, ground, cfg);
     // An even sample of at most 160 cells keeps the search quadratic in a constant, on
     // coarse pictures (the phase needs only to see twins part).
     let step = busy.len().div_ceil(160).max(1);
@@ -428,13 +438,7 @@ fn refine_pitch(
     ground: &Ground,
     cfg: &ReaderConfig,
 ) -> (Axis, Axis) {
-    let busy: Vec<usize> = (0..sheet.pics.len())
-        .filter(|&i| {
-            sheet.pics[i]
-                .as_ref()
-                .is_some_and(|p| !ground.holds(p, cfg))
-        })
-        .collect();
+    let busy = busy_cells(sheet, ground, cfg);
     if busy.len() < 8 {
         return (sheet.x, sheet.y);
     }
@@ -463,13 +467,7 @@ fn refine_pitch(
         let pics: Vec<Option<Picture>> = busy
             .iter()
             .map(|&i| {
-                let (r, c) = (i / sheet.cols, i % sheet.cols);
-                let rect = (
-                    x.phase + (sheet.kx + c as i64) as f32 * x.pitch,
-                    y.phase + (sheet.ky + r as i64) as f32 * y.pitch,
-                    x.pitch,
-                    y.pitch,
-                );
+                let rect = sheet.rect_on(x, y, i / sheet.cols, i % sheet.cols);
                 describe(integral, rect, &coarse)
             })
             .collect();
@@ -546,6 +544,30 @@ fn refine_pitch(
     (x, y)
 }
 
+/// The sheet on its lattice with each axis's phase moved to where twins match best
+/// ([`refine_phase`]).
+fn rephased(
+    integral: &Integral,
+    sheet: Sheet,
+    window: (u32, u32, u32, u32),
+    ground: &Ground,
+    cfg: &ReaderConfig,
+) -> Sheet {
+    let (dx, dy) = refine_phase(integral, &sheet, ground, cfg);
+    if dx == 0.0 && dy == 0.0 {
+        return sheet;
+    }
+    let x = Axis {
+        phase: sheet.x.phase + dx,
+        ..sheet.x
+    };
+    let y = Axis {
+        phase: sheet.y.phase + dy,
+        ..sheet.y
+    };
+    Sheet::new(integral, x, y, window, cfg)
+}
+
 /// The lattice of a window: from hints where they fix it, else from the edge profiles.
 fn lattice_of(
     frame: &RgbaImage,
@@ -607,7 +629,7 @@ pub fn read_board(
         window.2 as i64,
         window.3 as i64,
     );
-    let (mut x, mut y) = lattice_of(frame, window, hints, cfg)?;
+    let (x, y) = lattice_of(frame, window, hints, cfg)?;
     let mut sheet = Sheet::new(&integral, x, y, window, cfg);
     if sheet.rows == 0 || sheet.cols == 0 {
         return Err(ReadError::NoBoard("no whole cell fits the frame".into()));
@@ -621,24 +643,13 @@ pub fn read_board(
         .ok_or_else(|| ReadError::NoBoard("no ground around the frame".into()))?;
     let mut seen = see(&sheet.pics, &ground, &ring_idx, cfg);
     if hints.region.is_none() || hints.rows.is_none() || hints.cols.is_none() {
-        let (dx, dy) = refine_phase(&integral, &sheet, &ground, cfg);
-        if dx != 0.0 || dy != 0.0 {
-            x.phase += dx;
-            y.phase += dy;
-            sheet = Sheet::new(&integral, x, y, window, cfg);
-        }
+        sheet = rephased(&integral, sheet, window, &ground, cfg);
         // The pitch from the profiles can be a few tenths of a pixel off, which shifts far
         // twins apart by a pixel or more; the twins themselves say where it lies.
         let (x2, y2) = refine_pitch(&integral, &sheet, &ground, cfg);
-        if x2 != x || y2 != y {
-            (x, y) = (x2, y2);
-            sheet = Sheet::new(&integral, x, y, window, cfg);
-            let (dx, dy) = refine_phase(&integral, &sheet, &ground, cfg);
-            if dx != 0.0 || dy != 0.0 {
-                x.phase += dx;
-                y.phase += dy;
-                sheet = Sheet::new(&integral, x, y, window, cfg);
-            }
+        if x2 != sheet.x || y2 != sheet.y {
+            sheet = Sheet::new(&integral, x2, y2, window, cfg);
+            sheet = rephased(&integral, sheet, window, &ground, cfg);
         }
         seen = see(&sheet.pics, &ground, &ring(sheet.rows, sheet.cols), cfg);
     }
@@ -648,7 +659,7 @@ pub fn read_board(
             best_window(&paired, sheet.rows, sheet.cols, r, c).ok_or_else(|| {
                 ReadError::Invalid(format!(
                 "a {r}x{c} board does not fit the {}x{} cells of pitch {:.1}x{:.1} in the frame",
-                sheet.rows, sheet.cols, x.pitch, y.pitch
+                sheet.rows, sheet.cols, sheet.x.pitch, sheet.y.pitch
             ))
             })?
         }
@@ -686,7 +697,7 @@ pub fn read_board(
     let (ox, oy, _, _) = sheet.rect(rect.r0, rect.c0);
     let grid = Grid {
         origin: (ox, oy),
-        pitch: (x.pitch, y.pitch),
+        pitch: (sheet.x.pitch, sheet.y.pitch),
         rows: rect.rows(),
         cols: rect.cols(),
     };
@@ -881,6 +892,15 @@ fn framed_selection(
         .map(|n| n.1)
 }
 
+/// How many cells each type holds.
+fn type_counts(kind: &[Option<usize>]) -> std::collections::BTreeMap<usize, usize> {
+    let mut n = std::collections::BTreeMap::new();
+    for g in kind.iter().flatten() {
+        *n.entry(*g).or_default() += 1;
+    }
+    n
+}
+
 /// The frame every tile shares: per ring block, the median over the tiles' frames. `None`
 /// with no tiles.
 fn common_frame<'a>(tiles: impl Iterator<Item = &'a Picture>) -> Option<Picture> {
@@ -1058,11 +1078,7 @@ fn board_from(
         .filter(|&k| kind[k].is_none())
         .collect();
     if let [k] = still[..] {
-        let mut n = std::collections::BTreeMap::<usize, usize>::new();
-        for g in kind.iter().flatten() {
-            *n.entry(*g).or_default() += 1;
-        }
-        let odd: Vec<usize> = n
+        let odd: Vec<usize> = type_counts(&kind)
             .iter()
             .filter(|(_, &c)| c % 2 == 1)
             .map(|(&g, _)| g)
@@ -1094,10 +1110,7 @@ fn board_from(
         }
     }
     // Types by first appearance; crowded ones are obstacles.
-    let mut final_count = std::collections::BTreeMap::<usize, usize>::new();
-    for g in kind.iter().flatten() {
-        *final_count.entry(*g).or_default() += 1;
-    }
+    let final_count = type_counts(&kind);
     let mut counts: Vec<usize> = final_count.values().copied().collect();
     counts.sort_unstable();
     let median = counts.get(counts.len() / 2).copied().unwrap_or(0);
