@@ -267,10 +267,12 @@ fn see(
     // A cell read as ground inside the window whose frame stands out from its own face and
     // is the tiles' frame far more than the ground's is a blank face in the ground's own
     // colour: its inner part matched the ground, only the border, bevel and 3-D side show a
-    // tile (a cell of ground, even on a gradient, runs on to its edge unchanged). Such faces are one sprite, so
-    // they become one type of their own.
+    // tile (a cell of ground, even on a gradient, runs on to its edge unchanged). Each such
+    // face keeps the picture group it was found in, numbered past the others: a tile set
+    // can hold more than one face that reads as ground (a blank face, and a face whose
+    // flat symbol is drawn in the ground's colour), and two sprites are never one type.
     if !tile_like.is_empty() && !ground_like.is_empty() {
-        let blanks: Vec<usize> = idx
+        let blanks: Vec<(usize, usize)> = idx
             .iter()
             .enumerate()
             .filter(|&(k, &i)| {
@@ -280,11 +282,11 @@ fn see(
                     && nearest_frame(pics[k], &tile_like) * cfg.blank_frame_ratio
                         < nearest_frame(pics[k], &ground_like)
             })
-            .map(|(_, &i)| i)
+            .map(|(k, &i)| (i, g.group[k]))
             .collect();
         if blanks.len() >= 2 {
-            for i in blanks {
-                seen[i] = Seen::Paired(g.groups);
+            for (i, gi) in blanks {
+                seen[i] = Seen::Paired(g.groups + gi);
             }
         }
     }
@@ -1366,6 +1368,63 @@ mod cell_tests {
         assert!(b.get(Pos::new(1, 2)).is_tile(), "{b}");
         assert_eq!(b.get(Pos::new(1, 2)), b.get(Pos::new(1, 3)), "{b}");
         assert_eq!(b.tile_count(), 8, "{b}");
+    }
+
+    /// A constructed picture: `blocks` block values (grey), its frame all `frame` grey.
+    fn grey_picture(blocks: &[f32], frame: f32) -> Picture {
+        let n = blocks.len() as f32;
+        let mean = blocks.iter().sum::<f32>() / n;
+        Picture {
+            blocks: blocks.iter().flat_map(|&v| [v, v, v]).collect(),
+            mean: [mean; 3],
+            spread: blocks.iter().map(|v| (v - mean).abs()).sum::<f32>() / n,
+            frame: vec![frame; 36 * 3],
+        }
+    }
+
+    #[test]
+    fn two_faces_that_read_as_ground_stay_two_types() {
+        // A 4×6 sheet: a ring of flat grey ground (200) around a 2×4 board of two pictured
+        // pairs, two blank faces in the ground's colour, and two faces whose faint pattern
+        // averages to the ground's colour (a symbol drawn in the ground's colour, within the
+        // ground's texture); every tile has the same dark frame.
+        let ground_pic = grey_picture(&[200.0; 100], 200.0);
+        let pictured = |seed: u32| {
+            let v: Vec<f32> = (0..100u32)
+                .map(|i| ((i * 37 + seed * 101) % 256) as f32)
+                .collect();
+            grey_picture(&v, 90.0)
+        };
+        let blank = grey_picture(&[200.0; 100], 90.0);
+        let faint: Vec<f32> = (0..100)
+            .map(|i| if i % 2 == 0 { 192.0 } else { 208.0 })
+            .collect();
+        let faint = grey_picture(&faint, 90.0);
+        let (rows, cols) = (4, 6);
+        let ring_idx = ring(rows, cols);
+        let inner = [&pictured(1), &pictured(2), &blank, &faint];
+        let cells: Vec<Option<Picture>> = (0..rows * cols)
+            .map(|i| {
+                if ring_idx.contains(&i) {
+                    Some(ground_pic.clone())
+                } else {
+                    Some(inner[i % cols - 1].clone())
+                }
+            })
+            .collect();
+        let ground = Ground {
+            colour: [200.0; 3],
+            colour_tol: 0.0,
+            spread_max: 5.0,
+        };
+        let seen = see(&cells, &ground, &ring_idx, &ReaderConfig::default());
+        let at = |r: usize, c: usize| seen[r * cols + c];
+        // Column 3 holds the blank faces, column 4 the faint ones.
+        assert!(matches!(at(1, 3), Seen::Paired(_)), "{seen:?}");
+        assert!(matches!(at(1, 4), Seen::Paired(_)), "{seen:?}");
+        assert_eq!(at(1, 3), at(2, 3), "{seen:?}");
+        assert_eq!(at(1, 4), at(2, 4), "{seen:?}");
+        assert_ne!(at(1, 3), at(1, 4), "{seen:?}");
     }
 
     #[test]
