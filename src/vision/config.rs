@@ -104,6 +104,16 @@ pub struct ReaderConfig {
     pub obstacle_crowd: f32,
     /// See [`ReaderConfig::obstacle_crowd`].
     pub obstacle_min_count: usize,
+    /// Share of a parity's neighbour pairs whose second cell is its first cell's usual
+    /// partner, at or above which the lattice cuts tiles in two along that axis
+    /// ([`super::halves`]). Not all: a symbol's stroke reaching into a tile's lower half
+    /// makes that half a type of its own in a few tiles (rendered pastel boards at half
+    /// pitch: 74 of 82 and 22 of 25 kept); random neighbours, the other parity, kept 17–64 %
+    /// there.
+    pub halves_kept: f32,
+    /// Repeated types (two or more pair starts) a parity must show before
+    /// [`ReaderConfig::halves_kept`] is judged: with fewer, chance keeps partners.
+    pub halves_min_types: usize,
 }
 
 impl Default for ReaderConfig {
@@ -133,6 +143,8 @@ impl Default for ReaderConfig {
             max_unpaired: 2,
             obstacle_crowd: 3.0,
             obstacle_min_count: 10,
+            halves_kept: 0.85,
+            halves_min_types: 4,
         }
     }
 }

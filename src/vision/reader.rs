@@ -8,6 +8,7 @@
 use super::calibrate;
 use super::config::ReaderConfig;
 use super::extent::{best_window, main_cluster, CellRect};
+use super::halves;
 use super::lattice::{self, Axis};
 use super::pictures::{
     describe, distance, frame_contrast, frame_distance, group, shape_distance, Picture,
@@ -744,7 +745,29 @@ pub fn read_board(
         };
         read_known(frame, &trimmed, cfg, cfg.min_tiles)?
     };
+    // A lattice at half the tiles' pitch reads each tile as two cells whose pictures stay
+    // together; at twice the pitch, on an axis no hint fixes, the cells read whole. Kept
+    // when the cells are tile-shaped and read with no more doubt.
+    let reading = match halves::merged(&reading.grid, &reading.board, cfg) {
+        Some(g)
+            if (hints.cols.is_none() || g.cols == reading.grid.cols)
+                && (hints.rows.is_none() || g.rows == reading.grid.rows)
+                && (0.5..=2.0).contains(&(g.pitch.0 / g.pitch.1)) =>
+        {
+            match read_known(frame, &g, cfg, cfg.min_tiles) {
+                Ok(whole) if doubt(&whole) <= doubt(&reading) => whole,
+                _ => reading,
+            }
+        }
+        _ => reading,
+    };
     Ok(calibrated(frame, reading, cfg))
+}
+
+/// Cells a reading is not sure of: unsure ones, and selected ones (a tile out of line
+/// with its twins reads as a selection).
+fn doubt(r: &Reading) -> usize {
+    r.unsure.len() + r.selected.len()
 }
 
 /// The reading on the grid whose pitch its own pairs measure ([`calibrate::refine_pitch`]:
@@ -752,7 +775,6 @@ pub fn read_board(
 /// with no more doubt (unsure or selected cells; a tile a hundredth of a pixel per column
 /// out of line can part from its twin far across the board and read as a selection).
 fn calibrated(frame: &RgbaImage, reading: Reading, cfg: &ReaderConfig) -> Reading {
-    let doubt = |r: &Reading| r.unsure.len() + r.selected.len();
     match calibrate::refine_pitch(frame, &reading)
         .and_then(|g| read_known(frame, &g, cfg, cfg.min_tiles).ok())
     {
