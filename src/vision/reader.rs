@@ -752,7 +752,7 @@ pub fn read_board(
         Some(g)
             if (hints.cols.is_none() || g.cols == reading.grid.cols)
                 && (hints.rows.is_none() || g.rows == reading.grid.rows)
-                && (0.5..=2.0).contains(&(g.pitch.0 / g.pitch.1)) =>
+                && super::grid::tile_shaped(g.pitch.0, g.pitch.1) =>
         {
             match read_known(frame, &g, cfg, cfg.min_tiles) {
                 Ok(whole) if doubt(&whole) <= doubt(&reading) => whole,
