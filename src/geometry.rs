@@ -62,6 +62,52 @@ impl Grid {
             self.rows as f32 * self.pitch.1,
         )
     }
+
+    /// The grid with one more line of cells on `side`, the lattice continued at the same
+    /// pitch; `None` when that line would not lie wholly inside a `width` x `height` frame.
+    /// A board is a lattice, so tiles a reading left out sit on such a line.
+    pub fn grown(&self, side: Side, width: u32, height: u32) -> Option<Grid> {
+        let mut g = *self;
+        match side {
+            Side::Top => {
+                g.origin.1 -= g.pitch.1;
+                g.rows += 1;
+            }
+            Side::Bottom => g.rows += 1,
+            Side::Left => {
+                g.origin.0 -= g.pitch.0;
+                g.cols += 1;
+            }
+            Side::Right => g.cols += 1,
+        }
+        let (x, y, w, h) = g.bounds();
+        let inside = x >= 0.0 && y >= 0.0 && x + w <= width as f32 && y + h <= height as f32;
+        inside.then_some(g)
+    }
+
+    /// The cells of `grown` (this grid grown on `side`) that this grid does not have.
+    pub fn new_line(&self, side: Side) -> Vec<Pos> {
+        match side {
+            Side::Top => (0..self.cols).map(|c| Pos::new(0, c)).collect(),
+            Side::Bottom => (0..self.cols).map(|c| Pos::new(self.rows, c)).collect(),
+            Side::Left => (0..self.rows).map(|r| Pos::new(r, 0)).collect(),
+            Side::Right => (0..self.rows).map(|r| Pos::new(r, self.cols)).collect(),
+        }
+    }
+}
+
+/// A side of a grid.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Side {
+    Top,
+    Bottom,
+    Left,
+    Right,
+}
+
+impl Side {
+    /// All four sides.
+    pub const ALL: [Side; 4] = [Side::Top, Side::Bottom, Side::Left, Side::Right];
 }
 
 #[cfg(test)]
@@ -81,5 +127,27 @@ mod tests {
         assert_eq!(g.cell_at(x, y), Some(p));
         assert_eq!(g.cell_at(12.0, 200.0), None);
         assert_eq!(g.point_center(Point::new(-1, 0)).1, 178.0 - 17.5);
+    }
+
+    #[test]
+    fn a_grown_grid_continues_the_lattice_inside_the_frame() {
+        let g = Grid {
+            origin: (40.0, 30.0),
+            pitch: (20.0, 25.0),
+            rows: 2,
+            cols: 3,
+        };
+        let left = g.grown(Side::Left, 200, 200).unwrap();
+        assert_eq!((left.origin, left.cols, left.rows), ((20.0, 30.0), 4, 2));
+        // The old cell (0, 0) is the grown grid's (0, 1), at the same pixels.
+        assert_eq!(left.center(Pos::new(0, 1)), g.center(Pos::new(0, 0)));
+        assert_eq!(g.new_line(Side::Left), vec![Pos::new(0, 0), Pos::new(1, 0)]);
+        let bottom = g.grown(Side::Bottom, 200, 200).unwrap();
+        assert_eq!((bottom.origin, bottom.rows), (g.origin, 3));
+        assert_eq!(g.new_line(Side::Bottom).len(), 3);
+        // A line that would leave the frame is not added.
+        assert_eq!(g.grown(Side::Top, 200, 200), None);
+        assert_eq!(g.grown(Side::Right, 119, 200), None);
+        assert!(g.grown(Side::Right, 120, 200).is_some());
     }
 }

@@ -19,7 +19,7 @@ use super::stages::{Blind, Brain, Eyes, Seen};
 use super::verify::{reaction, Reaction};
 use crate::board::{Board, Gravity, Link, Pos, Rules};
 use crate::capture::{Frame, FrameSource};
-use crate::geometry::Grid;
+use crate::geometry::{Grid, Side};
 use crate::input::{Clicker, Pace};
 use anyhow::{bail, Result};
 use image::RgbaImage;
@@ -347,8 +347,18 @@ impl Run<'_, '_> {
 
     /// Reads a frame with the locked grid when there is one (and records the reading).
     fn read(&mut self, frame: &Frame, index: usize) -> Result<std::result::Result<Seen, Blind>> {
+        self.read_on(frame, index, self.grid)
+    }
+
+    /// Reads a frame on `grid`, or finds the grid when it is `None` (and records the
+    /// reading).
+    fn read_on(
+        &mut self,
+        frame: &Frame,
+        index: usize,
+        grid: Option<Grid>,
+    ) -> Result<std::result::Result<Seen, Blind>> {
         let t0 = Instant::now();
-        let grid = self.grid;
         let seen = match &self.last_read {
             Some((img, g, seen)) if *g == grid && *img == frame.image => seen.clone(),
             _ => {
@@ -394,7 +404,7 @@ impl Run<'_, '_> {
             let (frame, index) = self.capture()?;
             match self.read(&frame, index)? {
                 Ok(seen) => match seen.board.check_even() {
-                    Ok(()) if seen.unsure.is_empty() => {
+                    Ok(()) if confident(&seen) => {
                         return Ok(Ok(Shot { frame, index, seen }));
                     }
                     Ok(()) => {
@@ -413,6 +423,81 @@ impl Run<'_, '_> {
             sleep(self.p.options.poll.max(Duration::from_millis(20)));
         }
         Ok(Err(why))
+    }
+
+    /// The first confident reading of a game, taken only once the next capture reads the
+    /// same board on the same grid: a frame caught while the game draws or resizes its
+    /// window can read as a smaller board with even types, and the grid locked from it
+    /// would stay wrong for the whole game. Gives up after `verify_timeout` of readings
+    /// that keep changing.
+    fn steady_first(&mut self, mut shot: Shot) -> Result<std::result::Result<Shot, String>> {
+        let t0 = Instant::now();
+        loop {
+            let next = match self.settled_read()? {
+                Ok(next) => next,
+                Err(why) => return Ok(Err(why)),
+            };
+            if same_reading(&shot.seen, &next.seen) {
+                return Ok(Ok(next));
+            }
+            if t0.elapsed() >= self.p.options.verify_timeout || self.over_time() {
+                return Ok(Err(format!(
+                    "readings of the board keep changing ({}x{}, then {}x{}): it is not at rest",
+                    shot.seen.grid.rows,
+                    shot.seen.grid.cols,
+                    next.seen.grid.rows,
+                    next.seen.grid.cols
+                )));
+            }
+            shot = next;
+        }
+    }
+
+    /// Grows the locked grid a line at a time over tiles beside it on `frame`, and
+    /// returns the reading on the grown grid when it grew. A reading can leave out a
+    /// whole edge line of a board whose tiles pair among themselves (the types stay even,
+    /// so nothing looks wrong), and a grid locked from it would never show those tiles:
+    /// the game would end "cleared" with tiles on screen. A line is taken only when the
+    /// grown grid reads with confidence and shows a tile on it; a line that reads unsure
+    /// (a tile's drop shadow, the window's chrome) is not.
+    fn grow_lock(&mut self, frame: &Frame, index: usize) -> Result<Option<Seen>> {
+        let Some(mut grid) = self.grid else {
+            return Ok(None);
+        };
+        let (w, h) = frame.image.dimensions();
+        let mut grown = None;
+        loop {
+            let mut grew = false;
+            for side in Side::ALL {
+                let Some(g) = grid.grown(side, w, h) else {
+                    continue;
+                };
+                if let Ok(seen) = self.read_on(frame, index, Some(g))? {
+                    let line = grid.new_line(side);
+                    let on_grid = seen.board.rows() == g.rows && seen.board.cols() == g.cols;
+                    if on_grid
+                        && confident(&seen)
+                        && line.iter().any(|&p| seen.board.get(p).is_tile())
+                    {
+                        grid = g;
+                        grown = Some(seen);
+                        grew = true;
+                    }
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        if let Some(seen) = &grown {
+            self.grid = Some(seen.grid);
+            let text = format!(
+                "tiles beside the board as first read: the grid grew to {}x{}",
+                seen.grid.rows, seen.grid.cols
+            );
+            self.note(&text);
+        }
+        Ok(grown)
     }
 
     /// Sets the pair counts from a board shown on screen.
@@ -509,7 +594,7 @@ impl Run<'_, '_> {
             if self.p.options.max_moves.is_some_and(|m| self.s.moves >= m) {
                 return Ok(Stop::MaxMoves);
             }
-            let shot = match current.take() {
+            let mut shot = match current.take() {
                 Some(s) => s,
                 None => match self.settled_read()? {
                     Ok(s) => s,
@@ -517,6 +602,16 @@ impl Run<'_, '_> {
                         return Ok(Stop::Timeout)
                     }
                     Err(why) if self.last_pair_pending => {
+                        let (frame, index) = self.capture()?;
+                        if let Some(seen) = self.grow_lock(&frame, index)? {
+                            self.last_pair_pending = false;
+                            self.s.moves += 1;
+                            if let Some(first) = &mut first_tiles {
+                                *first += seen.board.tile_count();
+                            }
+                            current = Some(Shot { frame, index, seen });
+                            continue;
+                        }
                         self.s.moves += 1;
                         self.s.pairs_cleared = self.s.total_pairs;
                         self.note(&format!(
@@ -530,13 +625,33 @@ impl Run<'_, '_> {
             };
             self.last_pair_pending = false;
             if self.grid.is_none() {
+                shot = match self.steady_first(shot)? {
+                    Ok(s) => s,
+                    Err(why) => return Ok(Stop::Unreadable(why)),
+                };
                 self.grid = Some(shot.seen.grid);
+                if let Some(seen) = self.grow_lock(&shot.frame, shot.index)? {
+                    shot.seen = seen;
+                }
+            }
+            if shot.seen.board.is_clear() {
+                // Clear on the locked grid: unless tiles stand beside it.
+                match self.grow_lock(&shot.frame, shot.index)? {
+                    Some(seen) => {
+                        if let Some(first) = &mut first_tiles {
+                            *first += seen.board.tile_count();
+                        }
+                        shot.seen = seen;
+                    }
+                    None => {
+                        let first = *first_tiles.get_or_insert(0);
+                        self.count(first, &shot.seen.board);
+                        return Ok(Stop::Cleared);
+                    }
+                }
             }
             let first = *first_tiles.get_or_insert(shot.seen.board.tile_count());
             self.count(first, &shot.seen.board);
-            if shot.seen.board.is_clear() {
-                return Ok(Stop::Cleared);
-            }
             let rules = Rules {
                 gravity: self.s.gravity.current(),
                 ..self.p.options.rules
@@ -609,12 +724,13 @@ impl Run<'_, '_> {
                         self.strikes = 0;
                         let switched = self.learn_gravity(&board, link, &shot.seen.board);
                         self.count(first, &shot.seen.board);
-                        if shot.seen.board.is_clear() {
-                            return Ok(Stop::Cleared);
-                        }
-                        if !cur || switched {
+                        if !cur || switched || shot.seen.board.is_clear() {
+                            // Re-planned from the board (a clear one is checked for tiles
+                            // beside the locked grid first).
                             // The plan was made under another mode: re-plan from the board.
-                            self.s.replans += 1;
+                            if !shot.seen.board.is_clear() {
+                                self.s.replans += 1;
+                            }
                             current = Some(shot);
                             break;
                         }
@@ -839,6 +955,21 @@ impl Run<'_, '_> {
             }
         }
     }
+}
+
+/// A reading the loop may act on: nothing unsure and every type even.
+fn confident(seen: &Seen) -> bool {
+    seen.unsure.is_empty() && seen.board.check_even().is_ok()
+}
+
+/// Whether two readings show the same board on the same grid (within a quarter pitch).
+fn same_reading(a: &Seen, b: &Seen) -> bool {
+    let (ga, gb) = (&a.grid, &b.grid);
+    ga.rows == gb.rows
+        && ga.cols == gb.cols
+        && (ga.origin.0 - gb.origin.0).abs() <= ga.pitch.0 / 4.0
+        && (ga.origin.1 - gb.origin.1).abs() <= ga.pitch.1 / 4.0
+        && a.board.same_up_to_renaming(&b.board)
 }
 
 /// The screen point of `cell`'s centre on `frame`; fails when it is outside the window's

@@ -5,7 +5,7 @@
 use super::play::{PlayError, PlayOptions, Player, Stop, Summary};
 use super::record::{read_session, Entry, SessionWriter};
 use super::stages::{Blind, Brain, Eyes, FirstPair, Proposal, Seen};
-use crate::board::{removable_pairs, Board, Gravity, Link, Pos, Rules};
+use crate::board::{removable_pairs, Board, Cell, Gravity, Link, Pos, Rules};
 use crate::capture::{Frame, FrameSource};
 use crate::game::{Game, GameConfig, Stats};
 use crate::geometry::Grid;
@@ -37,6 +37,10 @@ struct Sim {
     lose_every: Option<u32>,
     move_every: Option<u32>,
     moved_at: u32,
+    /// Frames still to draw with two tiles swapped (a window caught mid-redraw), and
+    /// whether the last frame was one.
+    garbled: u32,
+    showing_garbled: bool,
 }
 
 impl Sim {
@@ -91,7 +95,9 @@ impl FrameSource for Shared {
         // A hovered tile is drawn as the eyes report it: the same pixels read the same.
         let sel = s.shown_selected();
         let links: Vec<_> = s.game.showing().cloned().into_iter().collect();
-        let board = s.game.board().clone();
+        s.showing_garbled = s.garbled > 0;
+        s.garbled = s.garbled.saturating_sub(1);
+        let board = s.shown_board();
         let image = s.renderer.draw(&board, &sel, &links).image;
         Ok(Frame {
             image,
@@ -151,17 +157,54 @@ impl Clicker for Shared {
     }
 }
 
-/// Reads the game's state instead of its pixels.
+/// Reads the game's state instead of its pixels, on the grid given (cells off the game's
+/// board read empty) or on the game's own.
 impl Eyes for Shared {
-    fn read(&mut self, _frame: &RgbaImage, _grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, _frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
         let s = self.0.borrow();
-        let selected = s.shown_selected();
-        Ok(Seen {
-            grid: s.grid,
-            board: s.game.board().clone(),
+        Ok(s.seen_on(grid.copied().unwrap_or(s.grid)))
+    }
+}
+
+impl Sim {
+    /// The board the last frame drew: the game's, or a garbled one.
+    fn shown_board(&self) -> Board {
+        let mut board = self.game.board().clone();
+        if self.showing_garbled {
+            let tiles: Vec<(Pos, u8)> = board.tiles().collect();
+            let (a, ta) = tiles[0];
+            let &(b, tb) = tiles.iter().find(|(_, t)| *t != ta).unwrap();
+            board.set(a, Cell::Tile(tb));
+            board.set(b, Cell::Tile(ta));
+        }
+        board
+    }
+
+    /// What exact eyes read on grid `g` in the last frame.
+    fn seen_on(&self, g: Grid) -> Seen {
+        let truth = &self.shown_board();
+        let row0 = ((g.origin.1 - self.grid.origin.1) / self.grid.pitch.1).round() as i32;
+        let col0 = ((g.origin.0 - self.grid.origin.0) / self.grid.pitch.0).round() as i32;
+        let mut board = Board::new(g.rows, g.cols);
+        for p in board.clone().positions() {
+            let cell = truth.get_signed(p.row as i32 + row0, p.col as i32 + col0);
+            board.set(p, cell.unwrap_or(Cell::Empty));
+        }
+        let shift = |p: Pos| {
+            let (r, c) = (p.row as i32 - row0, p.col as i32 - col0);
+            (r >= 0 && c >= 0 && (r as usize) < g.rows && (c as usize) < g.cols)
+                .then(|| Pos::new(r as usize, c as usize))
+        };
+        Seen {
+            grid: g,
+            board,
             unsure: vec![],
-            selected,
-        })
+            selected: self
+                .shown_selected()
+                .into_iter()
+                .filter_map(shift)
+                .collect(),
+        }
     }
 }
 
@@ -179,6 +222,8 @@ struct Setup {
     hover: Option<Pos>,
     /// The user has taken the mouse from the start.
     taken: bool,
+    /// Frames drawn garbled at the start.
+    garbled: u32,
 }
 
 impl Setup {
@@ -194,6 +239,7 @@ impl Setup {
             pacer: None,
             hover: None,
             taken: false,
+            garbled: 0,
         }
     }
 
@@ -209,6 +255,7 @@ impl Setup {
             pacer: None,
             hover: None,
             taken: false,
+            garbled: 0,
         }
     }
 
@@ -238,6 +285,8 @@ impl Setup {
             lose_every: self.lose_every,
             move_every: self.move_every,
             moved_at: 0,
+            garbled: self.garbled,
+            showing_garbled: false,
         })));
         (sim, self.options)
     }
@@ -393,6 +442,95 @@ impl Eyes for Doubting {
         seen.unsure = vec![Pos::new(0, 0)];
         Ok(seen)
     }
+}
+
+/// Exact eyes on whatever grid they are given (cells off the game's board read empty), but
+/// a reader's mistake when they find the grid themselves: `short` leaves the board's last
+/// column out; a reading on a grid wider than the short one doubts a cell while the game
+/// has removed fewer than `unsure_beside_until` pairs.
+struct Mistaken {
+    sim: Shared,
+    short: bool,
+    unsure_beside_until: u32,
+}
+
+impl Eyes for Mistaken {
+    fn read(&mut self, _frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+        let s = self.sim.0.borrow();
+        let mut g = s.grid;
+        if grid.is_none() && self.short {
+            g.cols -= 1;
+        }
+        let g = grid.copied().unwrap_or(g);
+        let doubt = grid.is_some_and(|g| g.cols >= s.grid.cols)
+            && s.game.stats().removed < self.unsure_beside_until;
+        let mut seen = s.seen_on(g);
+        if doubt {
+            seen.unsure = vec![Pos::new(0, 0)];
+        }
+        Ok(seen)
+    }
+}
+
+/// A board whose last column pairs among itself, so a reading without it is still even.
+fn board_with_a_column_of_pairs() -> Board {
+    Board::from_rows(&["ABCDE", "ABCDE", "FGHIJ", "FGHIJ"]).unwrap()
+}
+
+#[test]
+fn tiles_beside_a_grid_read_one_column_short_are_played_too() {
+    let setup = Setup::on_board(board_with_a_column_of_pairs(), Rules::default());
+    let (sim, options) = setup.sim();
+    let mut eyes = Mistaken {
+        sim: sim.clone(),
+        short: true,
+        unsure_beside_until: 0,
+    };
+    let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
+    let s = p.summary();
+    assert_eq!(s.stop, Stop::Cleared);
+    assert_eq!(p.stats.removed, 10, "{:?}", p.stats);
+    assert_eq!((s.pairs_cleared, s.total_pairs), (10, 10));
+    assert!(
+        p.notes.iter().any(|n| n.contains("grid grew to 4x5")),
+        "{:?}",
+        p.notes
+    );
+}
+
+#[test]
+fn a_board_cleared_on_a_short_grid_is_not_called_cleared_while_tiles_stand_beside_it() {
+    // The column beside the short grid reads unsure while the board is full (as a tile's
+    // shadow can), so the lock grows only once the rest is cleared.
+    let setup = Setup::on_board(board_with_a_column_of_pairs(), Rules::default());
+    let (sim, options) = setup.sim();
+    let mut eyes = Mistaken {
+        sim: sim.clone(),
+        short: true,
+        unsure_beside_until: 8,
+    };
+    let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
+    let s = p.summary();
+    assert_eq!(s.stop, Stop::Cleared);
+    assert_eq!(p.stats.removed, 10, "{:?}", p.stats);
+    assert_eq!((s.pairs_cleared, s.total_pairs), (10, 10));
+    assert!(
+        p.notes.iter().any(|n| n.contains("grid grew to 4x5")),
+        "{:?}",
+        p.notes
+    );
+}
+
+#[test]
+fn a_first_reading_the_next_frame_contradicts_is_not_played() {
+    let mut setup = Setup::new(&config(Gravity::None, 0, None));
+    setup.garbled = 1;
+    let truth = setup.game.board().clone();
+    let p = play(setup);
+    let s = p.summary();
+    assert_eq!(s.stop, Stop::Cleared);
+    assert_eq!(s.first.as_ref().unwrap().1.board, truth);
+    assert_eq!(p.stats.illegal, 0, "{:?}", p.stats);
 }
 
 fn quick(mut setup: Setup) -> Setup {
