@@ -132,13 +132,13 @@ mod tests {
     #[test]
     fn a_grown_grid_continues_the_lattice_inside_the_frame() {
         let g = Grid {
-            origin: (40.0, 30.0),
+            origin: (40.0, 20.0),
             pitch: (20.0, 25.0),
             rows: 2,
             cols: 3,
         };
         let left = g.grown(Side::Left, 200, 200).unwrap();
-        assert_eq!((left.origin, left.cols, left.rows), ((20.0, 30.0), 4, 2));
+        assert_eq!((left.origin, left.cols, left.rows), ((20.0, 20.0), 4, 2));
         // The old cell (0, 0) is the grown grid's (0, 1), at the same pixels.
         assert_eq!(left.center(Pos::new(0, 1)), g.center(Pos::new(0, 0)));
         assert_eq!(g.new_line(Side::Left), vec![Pos::new(0, 0), Pos::new(1, 0)]);

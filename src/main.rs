@@ -44,6 +44,9 @@ enum Cmd {
     Game(cli::live::GameArgs),
     /// Play a Lianliankan game window live: capture, read, plan, click, verify.
     Play(cli::live::PlayArgs),
+    /// List the saved game profiles (what `llk play` learnt about each game's window), or
+    /// forget one.
+    Profiles(cli::profiles::ProfilesArgs),
     /// List the windows the bot can see, to pick a --window title.
     Windows(cli::live::WindowsArgs),
     /// Re-run vision and planning on a recorded session and check every decision.
@@ -82,6 +85,7 @@ fn main() -> ExitCode {
         Cmd::Puzzle(a) => cli::puzzle::run(a),
         Cmd::Game(a) => cli::live::game(a),
         Cmd::Play(a) => cli::live::play(a),
+        Cmd::Profiles(a) => cli::profiles::profiles(a),
         Cmd::Windows(a) => cli::live::windows(a),
         Cmd::Replay(a) => cli::live::replay(a),
         Cmd::Demo(a) => cli::live::demo(a),

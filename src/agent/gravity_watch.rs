@@ -62,6 +62,15 @@ impl GravityWatch {
         }
     }
 
+    /// Every mode possible, `guess` (a mode this game was seen to play with before) tried
+    /// first: planned with until a removal rules it out.
+    pub fn auto_first(guess: Gravity) -> Self {
+        let mut w = GravityWatch::auto();
+        w.candidates.retain(|&g| g != guess);
+        w.candidates.insert(0, guess);
+        w
+    }
+
     /// The mode to plan with: the given or found one, else the first candidate left (in the
     /// order of [`Gravity::ALL`], so `none` while nothing has been seen).
     pub fn current(&self) -> Gravity {
@@ -260,6 +269,23 @@ mod tests {
         );
         assert_eq!(w.current(), Gravity::Left);
         assert_eq!(w.to_string(), "left (given)");
+    }
+
+    #[test]
+    fn a_guess_is_planned_with_first_and_dropped_when_a_removal_refutes_it() {
+        let mut w = GravityWatch::auto_first(Gravity::Down);
+        assert_eq!(w.current(), Gravity::Down);
+        assert_eq!(w.candidates().len(), Gravity::ALL.len());
+        assert_eq!(
+            GravityWatch::auto_first(Gravity::None),
+            GravityWatch::auto()
+        );
+        // A removal from the bottom row and nothing falls into it: not `down`.
+        let b = board(&["AAB", "CDB", "CDE", "FFE"]);
+        let shown = board(&["AAB", "CDB", "CDE", "..E"]);
+        w.observe(&b, Pos::new(3, 0), Pos::new(3, 1), &shown);
+        assert_ne!(w.current(), Gravity::Down);
+        assert!(!w.candidates().contains(&Gravity::Down));
     }
 
     #[test]

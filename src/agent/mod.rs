@@ -11,6 +11,7 @@ pub mod gravity_watch;
 pub mod longest;
 pub mod pipeline;
 pub mod play;
+pub mod profile;
 pub mod record;
 pub mod replay;
 pub mod stages;

@@ -58,6 +58,9 @@ pub struct PlayOptions {
     pub poll: Duration,
     /// Read and plan once, click nothing.
     pub dry_run: bool,
+    /// A grid learnt in an earlier session (a saved profile) and the client-area size it
+    /// was learnt at: tried before looking for the board, on a frame of that size only.
+    pub known_grid: Option<(Grid, (u32, u32))>,
 }
 
 impl Default for PlayOptions {
@@ -72,6 +75,7 @@ impl Default for PlayOptions {
             max_strikes: 2,
             poll: Duration::from_millis(5),
             dry_run: false,
+            known_grid: None,
         }
     }
 }
@@ -134,6 +138,8 @@ pub struct Summary {
     /// The first good reading and its frame, with the first plan (for `--dry-run` and the
     /// demo's annotated PNG). `None` when no board was ever read.
     pub first: Option<(Frame, Seen, Vec<Link>)>,
+    /// The grid the session was locked on at the end (what a profile saves).
+    pub grid: Option<Grid>,
 }
 
 impl Summary {
@@ -243,7 +249,7 @@ impl Player<'_> {
     /// the mouse, a click would have left the window; they carry the moves made so far.
     pub fn play(&mut self) -> std::result::Result<Summary, PlayError> {
         let gravity = if self.options.find_gravity {
-            GravityWatch::auto()
+            GravityWatch::auto_first(self.options.rules.gravity)
         } else {
             GravityWatch::given(self.options.rules.gravity)
         };
@@ -260,6 +266,7 @@ impl Player<'_> {
                 timings: Timings::default(),
                 pace: None,
                 first: None,
+                grid: None,
             },
             t: Timings::default(),
             start: Instant::now(),
@@ -279,6 +286,7 @@ impl Player<'_> {
             .saturating_sub(t.capture + t.read + t.plan + t.click + t.record);
         run.s.timings = run.t;
         run.s.pace = run.p.clicker.pace();
+        run.s.grid = run.grid;
         let reason = match &out {
             Ok(stop) => stop.word(),
             Err(e) => format!("error: {e:#}"),
@@ -583,8 +591,49 @@ impl Run<'_, '_> {
         Ok(())
     }
 
+    /// Tries the grid of a saved profile on a fresh frame: kept when the frame has the size
+    /// it was learnt at, reads on it with confidence, and shows a tile on each of its four
+    /// edge lines (only the tiles show where a board ends; a grid larger than this deal's
+    /// board would have an empty edge line, and links through it would run where the game
+    /// has no cells). Otherwise the board is looked for as usual.
+    fn known_grid(&mut self) -> Result<Option<Shot>> {
+        let Some((grid, size)) = self.p.options.known_grid else {
+            return Ok(None);
+        };
+        let (frame, index) = self.capture()?;
+        let why = if frame.image.dimensions() != size {
+            format!(
+                "the window is {}x{}, not the {}x{} it was learnt at",
+                frame.image.width(),
+                frame.image.height(),
+                size.0,
+                size.1
+            )
+        } else {
+            match self.read_on(&frame, index, Some(grid))? {
+                Ok(seen) if confident(&seen) && edges_hold_tiles(&seen.board) => {
+                    self.grid = Some(grid);
+                    let text =
+                        format!("using the saved profile's {}x{} grid", grid.rows, grid.cols);
+                    self.note(&text);
+                    return Ok(Some(Shot { frame, index, seen }));
+                }
+                Ok(_) => "the board does not read on it with a tile on every edge".to_string(),
+                Err(b) => b.to_string(),
+            }
+        };
+        let text = format!("the saved profile's grid does not fit ({why}): looking for the board");
+        self.note(&text);
+        Ok(None)
+    }
+
     fn main(&mut self) -> Result<Stop> {
-        let mut current: Option<Shot> = None;
+        let mut current: Option<Shot> = self.known_grid()?;
+        if let Some(shot) = &mut current {
+            if let Some(seen) = self.grow_lock(&shot.frame, shot.index)? {
+                shot.seen = seen;
+            }
+        }
         let mut first_tiles: Option<usize> = None;
         let mut idle = 0u32;
         loop {
@@ -955,6 +1004,18 @@ impl Run<'_, '_> {
             }
         }
     }
+}
+
+/// Whether a tile stands on each of the board's four edge lines.
+fn edges_hold_tiles(b: &Board) -> bool {
+    let (r, c) = (b.rows(), b.cols());
+    let any = |mut cells: Box<dyn Iterator<Item = Pos>>| cells.any(|p| b.get(p).is_tile());
+    r > 0
+        && c > 0
+        && any(Box::new((0..c).map(|j| Pos::new(0, j))))
+        && any(Box::new((0..c).map(|j| Pos::new(r - 1, j))))
+        && any(Box::new((0..r).map(|i| Pos::new(i, 0))))
+        && any(Box::new((0..r).map(|i| Pos::new(i, c - 1))))
 }
 
 /// A reading the loop may act on: nothing unsure and every type even.

@@ -533,6 +533,68 @@ fn a_first_reading_the_next_frame_contradicts_is_not_played() {
     assert_eq!(p.stats.illegal, 0, "{:?}", p.stats);
 }
 
+/// Exact eyes on a grid they are given that cannot find one themselves.
+struct GridOnly(Shared);
+
+impl Eyes for GridOnly {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+        match grid {
+            Some(_) => self.0.read(frame, grid),
+            None => Err(Blind::NoBoard("nothing tile-like".into())),
+        }
+    }
+}
+
+/// Plays a fresh game with `known` as the saved grid (`None`: the game's own grid, at the
+/// frame's size) and eyes that only read on a given grid.
+fn play_knowing(known: impl FnOnce(Grid, (u32, u32)) -> (Grid, (u32, u32))) -> Played {
+    let setup = Setup::new(&config(Gravity::None, 0, None));
+    let (mut sim, mut options) = setup.sim();
+    let size = sim.frame().unwrap().image.dimensions();
+    let grid = sim.0.borrow().grid;
+    options.known_grid = Some(known(grid, size));
+    let mut eyes = GridOnly(sim.clone());
+    play_on(sim, options, Some(&mut eyes), &mut FirstPair, None)
+}
+
+#[test]
+fn a_saved_grid_that_reads_with_a_tile_on_every_edge_is_played_on() {
+    let p = play_knowing(|g, size| (g, size));
+    assert_eq!(p.summary().stop, Stop::Cleared);
+    assert!(
+        p.notes
+            .iter()
+            .any(|n| n.contains("using the saved profile's 4x6 grid")),
+        "{:?}",
+        p.notes
+    );
+    assert_eq!(p.summary().grid.map(|g| (g.rows, g.cols)), Some((4, 6)));
+}
+
+#[test]
+fn a_saved_grid_is_not_used_on_another_window_size_or_past_the_board() {
+    let p = play_knowing(|g, (w, h)| (g, (w + 1, h)));
+    assert!(matches!(p.summary().stop, Stop::Unreadable(_)));
+    assert_eq!(p.stats.clicks, 0);
+    assert!(
+        p.notes.iter().any(|n| n.contains("not the")),
+        "{:?}",
+        p.notes
+    );
+    // One empty line too many: the board's extent is not what was saved.
+    let p = play_knowing(|mut g, size| {
+        g.cols += 1;
+        (g, size)
+    });
+    assert!(matches!(p.summary().stop, Stop::Unreadable(_)));
+    assert_eq!(p.stats.clicks, 0);
+    assert!(
+        p.notes.iter().any(|n| n.contains("tile on every edge")),
+        "{:?}",
+        p.notes
+    );
+}
+
 fn quick(mut setup: Setup) -> Setup {
     setup.options.verify_timeout = Duration::from_millis(300);
     setup

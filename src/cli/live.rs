@@ -293,10 +293,14 @@ pub struct PlayArgs {
     /// Board rows, when known (helps the first read).
     #[arg(long)]
     pub rows: Option<usize>,
-    /// Board reader: `legacy` (the default) or `general` (the stage reader, which reads
-    /// KShisen).
-    #[arg(long, default_value = "legacy")]
-    pub reader: llk::vision::ReaderChoice,
+    /// Board reader: `legacy` or `general` (the stage reader, which reads KShisen).
+    /// Default: the one the window's saved profile names, else `legacy`.
+    #[arg(long)]
+    pub reader: Option<llk::vision::ReaderChoice>,
+    /// Neither use nor save the window's profile (what an earlier session learnt about
+    /// this application's window: its grid, reader and gravity; see `llk profiles`).
+    #[arg(long)]
+    pub no_profile: bool,
     /// Board columns, when known.
     #[arg(long)]
     pub cols: Option<usize>,
@@ -422,8 +426,28 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
     use llk::agent::{Entry, Player};
     use llk::capture::WindowSource;
     use llk::input::{Clicker, DryRun, MouseClicker};
-    let options = args.options()?;
+    let mut options = args.options()?;
     let mut source = WindowSource::open(&args.query())?;
+    let app = source.info().app.clone();
+    let store = profile_store(args, &app);
+    let profile = store.as_ref().and_then(|s| match s.load(&app) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("llk: not using the saved profile: {e}");
+            None
+        }
+    });
+    let reader = args
+        .reader
+        .or_else(|| profile.as_ref().and_then(|p| p.reader.parse().ok()))
+        .unwrap_or_default();
+    if let Some(p) = &profile {
+        eprintln!("profile: {}", p.summary());
+        options.known_grid = Some((p.grid, p.window));
+        if options.find_gravity {
+            options.rules.gravity = p.gravity.unwrap_or(options.rules.gravity);
+        }
+    }
     let mut planner = Planner {
         strategy: args.strategy,
         max_states: args.max_states,
@@ -434,7 +458,7 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
             cols: args.cols,
             ..Hints::default()
         },
-        reader: args.reader,
+        reader,
     };
     let mut recorder = match &args.record {
         Some(dir) => {
@@ -444,7 +468,7 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
                 brain: planner.name(),
                 window: source.title().to_string(),
                 version: env!("CARGO_PKG_VERSION").to_string(),
-                reader: Some(args.reader.name().to_string()),
+                reader: Some(reader.name().to_string()),
             })?;
             Some(w)
         }
@@ -479,12 +503,70 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
         notes: &mut notes,
         options,
     };
+    let outside = player.options.rules.outside;
     let summary = player.play();
+    if let Some(store) = store.filter(|_| !args.dry_run) {
+        let s = match &summary {
+            Ok(s) => s,
+            Err(e) => &e.summary,
+        };
+        save_profile(&store, &app, s, reader, outside);
+    }
     if let Some(w) = recorder.as_mut() {
         w.finish()
             .with_context(|| format!("recording the session in {}", w.dir().display()))?;
     }
     Ok(summary?)
+}
+
+/// The user's profile store for `app`, unless `--no-profile` or the window names no
+/// application (a warning says why a store cannot be used).
+#[cfg(feature = "live")]
+fn profile_store(args: &PlayArgs, app: &str) -> Option<llk::agent::profile::ProfileStore> {
+    if args.no_profile {
+        return None;
+    }
+    if app.trim().is_empty() {
+        eprintln!("llk: the window names no application: its profile is neither used nor saved");
+        return None;
+    }
+    match llk::agent::profile::ProfileStore::user() {
+        Ok(s) => Some(s),
+        Err(e) => {
+            eprintln!("llk: no profiles: {e}");
+            None
+        }
+    }
+}
+
+/// Saves what the session learnt about `app`'s window, once clicks on its grid removed
+/// pairs (the grid is then known to be right); says where, or why not.
+#[cfg(feature = "live")]
+fn save_profile(
+    store: &llk::agent::profile::ProfileStore,
+    app: &str,
+    s: &Summary,
+    reader: llk::vision::ReaderChoice,
+    outside: bool,
+) {
+    let (Some(grid), Some((frame, _, _))) = (s.grid, &s.first) else {
+        return;
+    };
+    if s.moves == 0 {
+        return;
+    }
+    let p = llk::agent::profile::Profile {
+        app: app.to_string(),
+        grid,
+        window: frame.image.dimensions(),
+        reader: reader.name().to_string(),
+        outside,
+        gravity: s.gravity.found(),
+    };
+    match store.save(&p) {
+        Ok(path) => eprintln!("profile: saved for {app} in {}", path.display()),
+        Err(e) => eprintln!("llk: could not save the profile: {e}"),
+    }
 }
 
 #[cfg(not(feature = "live"))]
@@ -773,7 +855,8 @@ pub fn demo(args: DemoArgs) -> Result<()> {
         max_states: 200_000,
         rows: Some(args.rows),
         cols: Some(args.cols),
-        reader: Default::default(),
+        reader: None,
+        no_profile: true,
         max_moves: None,
         timeout: args.timeout,
         record: Some(session.clone()),

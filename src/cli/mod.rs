@@ -5,6 +5,7 @@ pub mod input;
 pub mod live;
 pub mod out;
 pub mod plan;
+pub mod profiles;
 pub mod puzzle;
 pub mod render;
 pub mod slide;

@@ -187,6 +187,10 @@ pub struct AnnotateArgs {
     /// replacing it; without this such a run is refused.
     #[arg(long)]
     pub force: bool,
+    /// Read on the grid `llk play` saved for this application (see `llk profiles`), with
+    /// the profile's reader, instead of looking for the board.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["truth", "rows", "cols"])]
+    pub profile: Option<String>,
 }
 
 /// Whether `a` and `b` name the same existing file (through links, `..` or a relative path).
@@ -257,8 +261,12 @@ fn read_screen(
         cols: args.cols,
         region: None,
     };
-    let r = llk::vision::read(frame, &hints)
-        .map_err(|e| anyhow::anyhow!("{}: {e} [{}]", super::input::name(path), e.kind()))?;
+    let r = match &args.profile {
+        Some(p) => super::profiles::read_on_profile(p, frame, None)
+            .map_err(|e| anyhow::anyhow!("{}: {e:#}", super::input::name(path)))?,
+        None => llk::vision::read(frame, &hints)
+            .map_err(|e| anyhow::anyhow!("{}: {e} [{}]", super::input::name(path), e.kind()))?,
+    };
     Ok((r.grid, r.board, r.unsure))
 }
 

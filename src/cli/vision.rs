@@ -29,9 +29,14 @@ pub struct ReadArgs {
     /// Only look inside this rectangle of the screenshot: x,y,w,h in pixels.
     #[arg(long, value_parser = parse_region)]
     pub region: Option<(u32, u32, u32, u32)>,
-    /// Which reader: `general` (lattice, pictures, extent, verdict) or `legacy`.
-    #[arg(long, default_value = "legacy")]
-    pub reader: llk::vision::ReaderChoice,
+    /// Which reader: `general` (lattice, pictures, extent, verdict) or `legacy`. Default:
+    /// `legacy`, or the profile's with --profile.
+    #[arg(long)]
+    pub reader: Option<llk::vision::ReaderChoice>,
+    /// Read on the grid `llk play` saved for this application (see `llk profiles`)
+    /// instead of looking for the board.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["rows", "cols", "region"])]
+    pub profile: Option<String>,
 }
 
 /// Parses "x,y,w,h".
@@ -70,8 +75,12 @@ pub fn read(args: ReadArgs) -> Result<()> {
         cols: args.cols,
         region: args.region,
     };
-    let r = llk::vision::read_with(args.reader, &frame, &hints)
-        .map_err(|e| anyhow::anyhow!("{name}: {e} [{}]", e.kind()))?;
+    let r = match &args.profile {
+        Some(p) => super::profiles::read_on_profile(p, &frame, args.reader)
+            .map_err(|e| anyhow::anyhow!("{name}: {e:#}"))?,
+        None => llk::vision::read_with(args.reader.unwrap_or_default(), &frame, &hints)
+            .map_err(|e| anyhow::anyhow!("{name}: {e} [{}]", e.kind()))?,
+    };
     if let (Some(rows), Some(cols)) = (args.rows, args.cols) {
         if (r.grid.rows, r.grid.cols) != (rows, cols) {
             bail!(

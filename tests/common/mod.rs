@@ -19,11 +19,16 @@ impl Drop for Guard {
     }
 }
 
+/// `llk ARGS` with Wayland variables removed and a configuration folder private to this
+/// test process: the game profiles `llk play` saves carry from one case to the next, as
+/// they do for a user, and never touch the user's own.
 pub fn command(args: &[String]) -> Command {
     let mut c = Command::new(LLK);
+    let config = std::env::temp_dir().join(format!("llk-test-config-{}", std::process::id()));
     c.args(args)
         .env_remove("WAYLAND_DISPLAY")
-        .env_remove("XDG_SESSION_TYPE");
+        .env_remove("XDG_SESSION_TYPE")
+        .env("XDG_CONFIG_HOME", config);
     c
 }
 
