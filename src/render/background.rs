@@ -18,7 +18,7 @@ use std::str::FromStr;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Background {
-    /// One flat colour (QQ's RGB(48,76,112) in the classic theme).
+    /// One flat colour (RGB(48,76,112) in the classic theme, as a real game's board).
     #[default]
     Plain,
     /// A vertical gradient across the window.

@@ -32,11 +32,11 @@ pub const GROUND_THROUGH_MAX: f32 = 0.5;
 /// gaps between tiles and cleared cells are. `None` when the board has no tiles.
 ///
 /// On tiles at rest it is near 0 (every correct reading of the 200 rendered fixtures: 0.11
-/// at most, dark-theme `case0089`; real boards 0.000–0.016), because a tile is opaque over
-/// its cell's interior. On a lattice laid over explosion sprites (QQ's end-of-game frame
-/// `show_1`: 0.66) most of each "tile" is the ground between the sprites. Lattices laid
-/// off the tiles show it too (misread fixtures 0.14–0.50, httprunner `llk_2`'s 9×6 at the
-/// wrong row pitch 0.62): the reader's cut-off is half, a majority of ground.
+/// at most, on a dark theme; real boards 0.000–0.016), because a tile is opaque over its
+/// cell's interior. On a lattice laid over explosion sprites (a real end-of-game frame:
+/// 0.66) most of each "tile" is the ground between the sprites. Lattices laid off the tiles
+/// show it too (misread fixtures 0.14–0.50, a real board read at the wrong row pitch 0.62):
+/// the reader's cut-off is half, a majority of ground.
 pub fn ground_through_tiles(frame: &RgbaImage, grid: &Grid, board: &Board) -> Option<f32> {
     let px = |x: f32, y: f32| rgb_at(frame, x.floor() as i64, y.floor() as i64);
     // Samples along every lattice line of the board, 8 per cell side, at most ~120 kept (the

@@ -15,7 +15,7 @@
 //! lattices read a third or a quarter of a cell off show 0.19 to 0.60 more away from the
 //! lines, e.g. 0.51–0.60 near them against 0.91–1.00 at the outline; the least of them are
 //! pastel boards on a checked pattern whose edges fill the strip near the lines (0.73 near
-//! against 0.93: `case0574`). The margin lies between the two: 0.12.
+//! against 0.93). The margin lies between the two: 0.12.
 
 use crate::board::Board;
 use crate::geometry::Grid;
@@ -54,10 +54,10 @@ pub(crate) fn misplaced_by(
     } else {
         (grid.pitch.1, grid.pitch.0)
     };
-    // Offsets 0..n cover one cell, n the next line. Rounded, not truncated: a pitch of
-    // 34.99999 gave n = 34, and offset 29 (6 px before the next line, the tiles' top edge
-    // on `case0334`) counted as "near the line", so the lattice a quarter cell off looked
-    // already on the outline.
+    // Offsets 0..n cover one cell, n the next line. Rounded, not truncated: truncating a
+    // pitch of 34.99999 gives n = 34, and an offset 6 px before the next line (where a
+    // tile's top edge can sit) would count as "near the line", so a lattice a quarter cell
+    // off would look already on the outline.
     let n = along.round() as usize;
     if n < 8 {
         return None;

@@ -21,7 +21,7 @@ use image::RgbaImage;
 const BACKDROP: f32 = 14.0;
 /// A panel's edge: the median colour step (mean absolute difference per channel) between
 /// neighbouring samples across it, along the stretch where the backdrop reaches it (tiles
-/// or effects may cover the rest). QQ's panel edge, a dark line, steps by 26.
+/// or effects may cover the rest). A real game's panel edge, a dark line, steps by 26.
 const EDGE_STEP: f32 = 20.0;
 /// Board lines may lie this far (fraction of the pitch) outside the panel's edge.
 const SLACK: f32 = 0.1;

@@ -166,7 +166,7 @@ fn repair_parity(
     }
 }
 
-/// Puts a marked pair back into its type. A helper tool (QQ's cheat) paints an opaque
+/// Puts a marked pair back into its type. A helper tool (a cheat overlay) paints an opaque
 /// white disc over part of the two tiles it found, so both read as one new type of two. A
 /// gain and offset cannot explain an opaque mark (it hides what is under it), but the rest of
 /// each picture is still its type's. What tells a mark from a type whose picture differs by
