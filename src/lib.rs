@@ -18,13 +18,12 @@
 //!   frames for debugging.
 //! - [`slide`] and [`puzzles`] are the other puzzles on the same search ideas.
 //!
-//! Only `capture`, `input` and `game` touch the OS; every other stage is pure and usable
+//! Only `capture`, `input` and the game windows touch the OS; every other stage is pure and usable
 //! offline from a PNG.
 
 pub mod agent;
 pub mod board;
 pub mod capture;
-#[cfg(feature = "live")]
 pub mod game;
 pub mod geometry;
 pub mod input;

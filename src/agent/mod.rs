@@ -23,5 +23,5 @@ pub use record::{read_session, Entry, SessionWriter, Timings};
 pub use replay::{replay_session, Check};
 pub use stages::{Blind, Brain, Eyes, FirstPair, Proposal, Seen};
 
-#[cfg(all(test, feature = "live"))]
+#[cfg(test)]
 mod sim_tests;

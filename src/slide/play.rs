@@ -398,7 +398,7 @@ fn wait_for_change(
 /// The player against the bundled game without a window: frames are drawn by the game's
 /// own renderer and clicks go straight to its rules, so every reading and every retry path
 /// runs as it would live.
-#[cfg(all(test, feature = "live"))]
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::slide::{draw_game, picture, SlideConfig, SlideGame};
