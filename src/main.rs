@@ -41,7 +41,7 @@ enum Cmd {
     /// More puzzles on the generic search API: maze, river crossing, tic-tac-toe, connect four.
     Puzzle(cli::puzzle::PuzzleArgs),
     /// Open the bundled practice game in a window.
-    Game(cli::live::GameArgs),
+    Game(cli::game_args::GameArgs),
     /// Play a Lianliankan game window live: capture, read, plan, click, verify.
     Play(cli::live::PlayArgs),
     /// List the saved game profiles (what `llk play` learnt about each game's window), or

@@ -1,6 +1,7 @@
 //! `llk game` (the bundled practice window), `llk play` (the live bot), `llk windows`,
 //! `llk replay` (re-check a recorded session offline) and `llk demo`.
 
+use super::game_args::GameArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use llk::agent::pipeline::{Planner, Vision};
@@ -11,141 +12,13 @@ use llk::board::{Gravity, Rules};
 use llk::plan::Strategy;
 #[cfg(feature = "live")]
 use llk::render::RenderSpec;
+#[cfg(feature = "live")]
 use llk::render::{Background, Theme};
 #[cfg(feature = "live")]
 use llk::vision::Hints;
 use std::path::Path;
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// Parses "WxH" (e.g. 31x35).
-fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let (w, h) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("{s:?}: expected WxH, e.g. 31x35"))?;
-    let num = |v: &str, what: &str| {
-        v.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("{s:?}: {what} is not a number"))
-    };
-    Ok((num(w, "width")?, num(h, "height")?))
-}
-
-/// Parses "X,Y" (signed pixels).
-fn parse_point(s: &str) -> Result<(i32, i32), String> {
-    let (x, y) = s
-        .split_once(',')
-        .ok_or_else(|| format!("{s:?}: expected X,Y, e.g. 40,0"))?;
-    let num = |v: &str| {
-        v.trim()
-            .parse::<i32>()
-            .map_err(|_| format!("{s:?}: {v:?} is not a whole number"))
-    };
-    Ok((num(x)?, num(y)?))
-}
-
-#[derive(Args, Debug, Clone)]
-pub struct GameArgs {
-    #[arg(long, default_value_t = 8)]
-    pub rows: usize,
-    #[arg(long, default_value_t = 12)]
-    pub cols: usize,
-    /// Number of distinct tile pictures.
-    #[arg(long, default_value_t = 16)]
-    pub types: usize,
-    /// How tiles slide after a removal: none, down, up, left, right, center-v, center-h.
-    #[arg(long, default_value = "none")]
-    pub gravity: Gravity,
-    /// Links may not run through the ring just outside the board.
-    #[arg(long)]
-    pub no_outside: bool,
-    /// Tile size in pixels, WxH.
-    #[arg(long, default_value = "31x35", value_parser = parse_size)]
-    pub tile: (u32, u32),
-    /// Look: classic, dark, pastel or mahjong.
-    #[arg(long, default_value = "classic")]
-    pub theme: Theme,
-    /// Background: plain, gradient, noise or pattern.
-    #[arg(long, default_value = "plain")]
-    pub background: Background,
-    /// Seeds the deal and every reshuffle.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Milliseconds a matched pair stays on screen (with its link) before it disappears.
-    #[arg(long, default_value_t = 150)]
-    pub animation_ms: u64,
-    /// Fault injection: reshuffle the board after every N removals.
-    #[arg(long)]
-    pub shuffle_every: Option<u32>,
-    /// Fault injection: move the window every N removals.
-    #[arg(long)]
-    pub move_every: Option<u32>,
-    /// How far the window moves, X,Y pixels (it alternates back and forth).
-    #[arg(long, default_value = "40,30", value_parser = parse_point)]
-    pub move_by: (i32, i32),
-    /// Initial window position X,Y.
-    #[arg(long, value_parser = parse_point)]
-    pub position: Option<(i32, i32)>,
-    /// Window title (what `llk play --window` looks for).
-    #[arg(long, default_value = "LLK practice")]
-    pub title: String,
-    /// Write the game's events as JSON lines (clicks, removals, illegal clicks, shuffles,
-    /// final state).
-    #[arg(long)]
-    pub log: Option<PathBuf>,
-    /// Close the window this many ms after the board is cleared (default: stay open).
-    #[arg(long)]
-    pub close_after_clear_ms: Option<u64>,
-    /// Close the window after this many seconds whatever happens.
-    #[arg(long)]
-    pub timeout: Option<f64>,
-    #[command(flatten)]
-    pub slide: super::slide_play::SlideGameArgs,
-}
-
-impl GameArgs {
-    /// The arguments that recreate this game in a child process (`llk demo`, the tests).
-    #[cfg_attr(not(feature = "live"), allow(dead_code))]
-    pub fn to_cli(&self) -> Vec<String> {
-        let mut v: Vec<String> = vec![
-            "game".into(),
-            format!("--rows={}", self.rows),
-            format!("--cols={}", self.cols),
-            format!("--types={}", self.types),
-            format!("--gravity={}", self.gravity),
-            format!("--tile={}x{}", self.tile.0, self.tile.1),
-            format!("--theme={}", self.theme),
-            format!("--background={}", self.background),
-            format!("--seed={}", self.seed),
-            format!("--animation-ms={}", self.animation_ms),
-            format!("--move-by={},{}", self.move_by.0, self.move_by.1),
-            format!("--title={}", self.title),
-        ];
-        if self.no_outside {
-            v.push("--no-outside".into());
-        }
-        if let Some(n) = self.shuffle_every {
-            v.push(format!("--shuffle-every={n}"));
-        }
-        if let Some(n) = self.move_every {
-            v.push(format!("--move-every={n}"));
-        }
-        if let Some((x, y)) = self.position {
-            v.push(format!("--position={x},{y}"));
-        }
-        if let Some(p) = &self.log {
-            v.push(format!("--log={}", p.display()));
-        }
-        if let Some(ms) = self.close_after_clear_ms {
-            v.push(format!("--close-after-clear-ms={ms}"));
-        }
-        if let Some(t) = self.timeout {
-            v.push(format!("--timeout={t}"));
-        }
-        v.extend(self.slide.to_cli());
-        v
-    }
-}
 
 #[cfg(feature = "live")]
 pub fn game(args: GameArgs) -> Result<()> {

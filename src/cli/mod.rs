@@ -1,6 +1,7 @@
 //! One module per group of subcommands; each turns its arguments into library calls.
 
 pub mod exit;
+pub mod game_args;
 pub mod input;
 pub mod live;
 pub mod out;

@@ -1,7 +1,7 @@
 //! `llk game --slide 3x3 [--picture]` (the bundled sliding-puzzle window) and `llk slide
 //! play --window TITLE` (the live player).
 
-use super::live::GameArgs;
+use super::game_args::GameArgs;
 use super::out::outln;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -10,74 +10,6 @@ use llk::slide::screen::Tiles;
 use llk::slide::{parse_size, Goal};
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// The sliding-puzzle options of `llk game`; the window title, seed, log, position and
-/// timeouts are the game's common ones.
-#[derive(Args, Debug, Clone)]
-pub struct SlideGameArgs {
-    /// Open a sliding puzzle of ROWSxCOLS (e.g. 3x3, 4x4) instead of Lianliankan.
-    #[arg(long, value_name = "ROWSxCOLS")]
-    pub slide: Option<String>,
-    /// Sliding puzzle: tiles are pieces of a picture instead of numbers.
-    #[arg(long, requires = "slide")]
-    pub picture: bool,
-    /// Sliding puzzle: write the solved picture to this PNG (for `llk slide play
-    /// --reference`) before opening the window.
-    #[arg(long, requires = "picture")]
-    pub save_reference: Option<PathBuf>,
-    /// Sliding puzzle: where the blank sits when solved.
-    #[arg(long, value_enum, default_value = "blank-last")]
-    pub goal: Goal,
-    /// Sliding puzzle: tile side in pixels.
-    #[arg(long, default_value_t = 72)]
-    pub tile_px: u32,
-    /// Sliding puzzle: milliseconds a tile takes to slide on screen (0: at once).
-    #[arg(long, default_value_t = 0)]
-    pub slide_ms: u64,
-}
-
-impl Default for SlideGameArgs {
-    /// No sliding puzzle: the Lianliankan game (what `llk demo` opens).
-    fn default() -> Self {
-        SlideGameArgs {
-            slide: None,
-            picture: false,
-            save_reference: None,
-            goal: Goal::BlankLast,
-            tile_px: 72,
-            slide_ms: 0,
-        }
-    }
-}
-
-impl SlideGameArgs {
-    /// The arguments that recreate these options in a child process.
-    #[cfg_attr(not(feature = "live"), allow(dead_code))] // used by the live commands only
-    pub fn to_cli(&self) -> Vec<String> {
-        let mut v = Vec::new();
-        if let Some(s) = &self.slide {
-            v.push(format!("--slide={s}"));
-            v.push(format!("--tile-px={}", self.tile_px));
-            v.push(format!("--slide-ms={}", self.slide_ms));
-            v.push(format!("--goal={}", goal_arg(self.goal)));
-            if self.picture {
-                v.push("--picture".into());
-            }
-            if let Some(p) = &self.save_reference {
-                v.push(format!("--save-reference={}", p.display()));
-            }
-        }
-        v
-    }
-}
-
-#[cfg_attr(not(feature = "live"), allow(dead_code))] // used by the live commands only
-fn goal_arg(goal: Goal) -> &'static str {
-    match goal {
-        Goal::BlankFirst => "blank-first",
-        Goal::BlankLast => "blank-last",
-    }
-}
 
 /// `llk game --slide …`: writes the reference picture when asked, then runs the window.
 #[cfg(feature = "live")]
