@@ -32,15 +32,3 @@ pub mod puzzles;
 pub mod render;
 pub mod slide;
 pub mod vision;
-
-use std::path::PathBuf;
-
-/// Where the team's read-only data lives (real screenshots with truth, sliding benchmark
-/// sets): `$LLK_SHARED` when set, else `../shared` beside the project root, as in CI.
-/// Tests that use it skip with a notice when it does not exist.
-pub fn shared_dir() -> PathBuf {
-    match std::env::var_os("LLK_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    }
-}

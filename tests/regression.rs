@@ -1,6 +1,8 @@
 //! One named test per defect found by hardening (issue 21): each runs `llk` (or the
 //! library) the way the defect was found and checks the fixed behaviour.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -313,7 +315,7 @@ fn idastar_gave_up_message_offers_what_helps() {
 fn default_optimal_solve_does_not_give_up_on_an_80_move_position() {
     use llk::slide::bench::parse_cases;
     use llk::slide::{solve, Algo, Heuristic, Limits};
-    let path = llk::shared_dir().join("sliding").join("hard15_80.txt");
+    let path = common::shared_dir().join("sliding").join("hard15_80.txt");
     let Ok(text) = std::fs::read_to_string(&path) else {
         println!("SKIP: {} not found (team data absent)", path.display());
         return;

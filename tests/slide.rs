@@ -1,12 +1,14 @@
 //! Sliding-tile solver: every algorithm against the team's benchmark files (skipped with a
 //! notice when ../shared is absent), the fast solver on every size, the CLI's output.
 
+mod common;
+
 use llk::slide::bench::{parse_cases, BenchCase};
 use llk::slide::{moves_to_string, solve, solve_with, Algo, Goal, Heuristic, Limits, Puzzle};
 use proptest::prelude::*;
 
 fn cases(file: &str) -> Option<Vec<BenchCase>> {
-    let path = llk::shared_dir().join("sliding").join(file);
+    let path = common::shared_dir().join("sliding").join(file);
     match std::fs::read_to_string(&path) {
         Ok(t) => Some(parse_cases(&t).expect("benchmark file parses")),
         Err(_) => {

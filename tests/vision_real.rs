@@ -5,6 +5,8 @@
 //! but no cells (Brown Dust II) must match the grid, and report the removable pairs found
 //! next to the game's own counter. Prints a per-file table.
 
+mod common;
+
 use image::RgbaImage;
 use llk::board::{removable_pairs, Board, Cell, Rules};
 use llk::vision::{load_image, read, Hints};
@@ -12,7 +14,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 fn truth_files() -> Option<Vec<PathBuf>> {
-    let dir = llk::shared_dir().join("llk-real");
+    let dir = common::shared_dir().join("llk-real");
     let Ok(entries) = std::fs::read_dir(&dir) else {
         println!(
             "NOTICE: {} is absent: real-screenshot test skipped",

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)] // each test binary uses a different part
 
+use std::path::PathBuf;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
@@ -76,5 +77,14 @@ pub fn check(
             eprintln!("FAILED {name}: {e}");
             failures.push(format!("{name}: {e}"));
         }
+    }
+}
+
+/// Where the team's read-only data lives (real screenshots with truth, sliding benchmark
+/// sets): `$LLK_SHARED` when set, else `../shared` beside the project root, as in CI.
+pub fn shared_dir() -> PathBuf {
+    match std::env::var_os("LLK_SHARED") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
     }
 }
