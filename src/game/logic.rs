@@ -7,7 +7,7 @@
 //! event log (the end-to-end tests' judge) say exactly what the game saw.
 
 use crate::board::{find_link, removable_pairs, Board, Cell, Link, Pos, Rules};
-use crate::render::fixtures::random_board;
+use crate::plan::generate::random_board;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

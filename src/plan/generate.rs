@@ -1,4 +1,6 @@
-//! Random boards for tests, benchmarks and the practice game.
+//! Random boards for tests, benchmarks, the rendered fixtures and the practice game: the
+//! one generator ([`generate`] from a spec and a seed, [`random_board`] from a fill share
+//! and a caller's random stream).
 //!
 //! Reproducible from the seed (ChaCha8, whose stream is fixed by its spec and does not
 //! change between `rand` versions), so a failing board in a test or a benchmark can be
@@ -6,7 +8,7 @@
 
 use crate::board::{type_char, Board, Cell, Pos, TYPE_ALPHABET};
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// What to generate: `types × copies` tiles and `obstacles` obstacles scattered at random
@@ -109,6 +111,40 @@ pub fn generate(spec: &GenSpec) -> Result<Board, String> {
         board.set(Pos::new(i / cols, i % cols), cell);
     }
     Ok(board)
+}
+
+/// A board filled at random: `obstacles` obstacles, then about `fill` of the remaining
+/// cells with tiles in pairs of `types` types (each type used an even number of times,
+/// as in a real game), the rest empty as if already cleared.
+pub fn random_board(
+    rows: usize,
+    cols: usize,
+    types: usize,
+    fill: f32,
+    obstacles: usize,
+    rng: &mut impl Rng,
+) -> Board {
+    let mut board = Board::new(rows, cols);
+    let mut cells: Vec<Pos> = board.positions().collect();
+    cells.shuffle(rng);
+    let obstacles = obstacles.min(cells.len());
+    for &p in &cells[..obstacles] {
+        board.set(p, Cell::Obstacle);
+    }
+    let free = &cells[obstacles..];
+    let pairs = ((free.len() as f32 * fill.clamp(0.0, 1.0)) as usize) / 2;
+    let types = types.clamp(1, TYPE_ALPHABET.len());
+    let mut kinds: Vec<u8> = (0..pairs)
+        .flat_map(|k| {
+            let t = type_char(k % types).unwrap_or(b'A');
+            [t, t]
+        })
+        .collect();
+    kinds.shuffle(rng);
+    for (&p, &t) in free.iter().zip(&kinds) {
+        board.set(p, Cell::Tile(t));
+    }
+    board
 }
 
 #[cfg(test)]

@@ -7,47 +7,13 @@
 //! 1 / 1.25 / 1.5.
 
 use super::{render_board, Background, RenderSpec, Rendered, Theme};
-use crate::board::{type_char, Board, Cell, Pos, TYPE_ALPHABET};
+use crate::board::Board;
 use crate::geometry::Grid;
+pub use crate::plan::generate::random_board;
 use image::RgbaImage;
-use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
-
-/// A board filled at random: `obstacles` obstacles, then about `fill` of the remaining
-/// cells with tiles in pairs of `types` types (each type used an even number of times,
-/// as in a real game), the rest empty as if already cleared.
-pub fn random_board(
-    rows: usize,
-    cols: usize,
-    types: usize,
-    fill: f32,
-    obstacles: usize,
-    rng: &mut impl Rng,
-) -> Board {
-    let mut board = Board::new(rows, cols);
-    let mut cells: Vec<Pos> = board.positions().collect();
-    cells.shuffle(rng);
-    let obstacles = obstacles.min(cells.len());
-    for &p in &cells[..obstacles] {
-        board.set(p, Cell::Obstacle);
-    }
-    let free = &cells[obstacles..];
-    let pairs = ((free.len() as f32 * fill.clamp(0.0, 1.0)) as usize) / 2;
-    let types = types.clamp(1, TYPE_ALPHABET.len());
-    let mut kinds: Vec<u8> = (0..pairs)
-        .flat_map(|k| {
-            let t = type_char(k % types).unwrap_or(b'A');
-            [t, t]
-        })
-        .collect();
-    kinds.shuffle(rng);
-    for (&p, &t) in free.iter().zip(&kinds) {
-        board.set(p, Cell::Tile(t));
-    }
-    board
-}
 
 /// One fixture: a name, the board and how it is drawn.
 #[derive(Clone, Debug)]
