@@ -1,9 +1,9 @@
 //! The game players against every opponent (tic-tac-toe), against random play and tactical
 //! positions (connect four), and the terminal loop driven by scripted input.
 
-use llk::puzzles::adversarial::{alphabeta, minimax, negamax, Algo, Game};
+use llk::puzzles::adversarial::{alphabeta, minimax, negamax, GameTreeSearch, TwoPlayerGame};
 use llk::puzzles::c4::{ConnectFour, Position};
-use llk::puzzles::play::{play, Ending};
+use llk::puzzles::terminal::{play, Ending};
 use llk::puzzles::ttt::{rule_move, Board, Mark, TicTacToe};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -112,11 +112,11 @@ fn depth_limited_searches_still_take_wins_and_block() {
     // At depth 2 the search sees an immediate win and the opponent's immediate win.
     let b = Board::parse("OO.XX.X..").unwrap(); // O wins at 2 (X threatens 5 and 2)
     assert_eq!(b.to_move(), Mark::O);
-    for algo in Algo::ALL {
+    for algo in GameTreeSearch::ALL {
         assert_eq!(algo.search(&TicTacToe, &b, 2).best, Some(2), "{algo:?}");
     }
     let b = Board::parse("XX.O.....").unwrap(); // O to move must block 2
-    for algo in Algo::ALL {
+    for algo in GameTreeSearch::ALL {
         assert_eq!(algo.search(&TicTacToe, &b, 2).best, Some(2), "{algo:?}");
     }
 }

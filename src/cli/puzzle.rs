@@ -5,11 +5,11 @@ use super::exit::{Exit, UNSOLVABLE};
 use anyhow::{bail, Context, Result};
 use clap::{Subcommand, ValueEnum};
 use indicatif::ProgressBar;
-use llk::puzzles::adversarial::{Algo, Game, SearchResult};
+use llk::puzzles::adversarial::{GameTreeSearch, SearchResult, TwoPlayerGame};
 use llk::puzzles::c4::{ConnectFour, Position};
 use llk::puzzles::maze::{self, Heuristic, Maze, MazeAlgo};
-use llk::puzzles::play::{self, Ending};
 use llk::puzzles::river::{Banks, River};
+use llk::puzzles::terminal::{self, Ending};
 use llk::puzzles::ttt::{self, Board, TicTacToe};
 use serde_json::json;
 use std::fmt::Write as _;
@@ -366,9 +366,9 @@ fn ttt_choice(algo: TttAlgo, b: &Board, depth: u32) -> (Option<usize>, Option<i3
     let searched = |r: SearchResult<usize>| (r.best, Some(r.score), r.nodes);
     match algo {
         TttAlgo::Rule => (ttt::rule_move(b), None, 0),
-        TttAlgo::Minimax => searched(Algo::Minimax.search(&TicTacToe, b, depth)),
-        TttAlgo::Alphabeta => searched(Algo::AlphaBeta.search(&TicTacToe, b, depth)),
-        TttAlgo::Negamax => searched(Algo::Negamax.search(&TicTacToe, b, depth)),
+        TttAlgo::Minimax => searched(GameTreeSearch::Minimax.search(&TicTacToe, b, depth)),
+        TttAlgo::Alphabeta => searched(GameTreeSearch::AlphaBeta.search(&TicTacToe, b, depth)),
+        TttAlgo::Negamax => searched(GameTreeSearch::Negamax.search(&TicTacToe, b, depth)),
     }
 }
 
@@ -394,7 +394,7 @@ fn ttt_cmd(a: TttArgs, out: &mut String) -> Result<()> {
             "{:<10} {:>5} {:>6} {:>8}",
             "search", "move", "score", "nodes"
         )?;
-        for algo in Algo::ALL {
+        for algo in GameTreeSearch::ALL {
             let r = algo.search(&TicTacToe, &b, a.depth);
             let mv = r.best.map_or("-".to_string(), |m| m.to_string());
             writeln!(
@@ -445,7 +445,7 @@ fn ttt_cmd(a: TttArgs, out: &mut String) -> Result<()> {
     )?;
     emit(out)?;
     let stdin = io::stdin();
-    let (ending, _) = play::play(
+    let (ending, _) = terminal::play(
         &TicTacToe,
         Board::default(),
         a.human == Side::X,
@@ -489,7 +489,7 @@ fn c4_cmd(a: C4Args, out: &mut String) -> Result<()> {
         let bar = ProgressBar::new_spinner();
         bar.enable_steady_tick(Duration::from_millis(200));
         for depth in 1..=a.depth {
-            for algo in Algo::ALL {
+            for algo in GameTreeSearch::ALL {
                 bar.set_message(format!("depth {depth}: {}", algo.name()));
                 let t = Instant::now();
                 let Some(r) = algo.search_until(&ConnectFour, &p, depth, deadline) else {
@@ -522,7 +522,8 @@ fn c4_cmd(a: C4Args, out: &mut String) -> Result<()> {
         if let Some(w) = p.winner {
             bail!("moves {moves:?}: the game is over, player {w} has won");
         }
-        let Some(r) = Algo::Negamax.search_until(&ConnectFour, &p, a.depth, deadline) else {
+        let Some(r) = GameTreeSearch::Negamax.search_until(&ConnectFour, &p, a.depth, deadline)
+        else {
             bail!(
                 "stopped after {:.1} s (--max-secs {}): the depth-{} search did not finish",
                 t0.elapsed().as_secs_f64(),
@@ -540,7 +541,7 @@ fn c4_cmd(a: C4Args, out: &mut String) -> Result<()> {
                 json!({ "column": col + 1, "score": r.score, "nodes": r.nodes })
             )?;
         } else {
-            writeln!(out, "{}", play::TerminalGame::show(&ConnectFour, &p))?;
+            writeln!(out, "{}", terminal::TerminalGame::show(&ConnectFour, &p))?;
             writeln!(
                 out,
                 "player {} plays column {}; score {}{}, {} nodes",
@@ -569,12 +570,12 @@ fn c4_cmd(a: C4Args, out: &mut String) -> Result<()> {
     let depth = a.depth;
     emit(out)?;
     let stdin = io::stdin();
-    let (ending, _) = play::play(
+    let (ending, _) = terminal::play(
         &ConnectFour,
         start,
         a.human == Turn::First,
         |p| {
-            Algo::Negamax
+            GameTreeSearch::Negamax
                 .search(&ConnectFour, p, depth)
                 .best
                 .expect("the loop asks only while moves remain")

@@ -5,7 +5,7 @@ use super::game_args::GameArgs;
 use super::out::outln;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use llk::slide::play::{PlayConfig, PlayReport};
+use llk::slide::player::{PlayConfig, PlayReport};
 use llk::slide::screen::Tiles;
 use llk::slide::{parse_size, Goal};
 use std::path::PathBuf;
@@ -209,13 +209,13 @@ pub fn slide_play(args: SlidePlayArgs) -> Result<()> {
     eprintln!("playing window {:?}", source.title());
     let mut say = |line: &str| eprintln!("{line}");
     let report = if args.dry_run {
-        llk::slide::play::play(&mut source, &mut DryRun::default(), &tiles, &cfg, &mut say)?
+        llk::slide::player::play(&mut source, &mut DryRun::default(), &tiles, &cfg, &mut say)?
     } else {
         let mut mouse = MouseClicker::new(
             Duration::from_millis(args.hold_ms),
             Duration::from_millis(args.gap_ms),
         )?;
-        llk::slide::play::play(&mut source, &mut mouse, &tiles, &cfg, &mut say)?
+        llk::slide::player::play(&mut source, &mut mouse, &tiles, &cfg, &mut say)?
     };
     print_report(&report, args.json)
 }

@@ -8,7 +8,7 @@
 //! - [`Strategy::Paper`] takes the pair of least F(A,B) = (S/2 − 1) + G(A) + G(B), the
 //!   published one-step heuristic (see [`paper_score`]), never undoing a choice;
 //! - [`Strategy::Search`] walks the same ordering depth-first with backtracking and a
-//!   transposition table ([`search::informed_dfs`]), so it only fails when no clearing order
+//!   transposition table ([`dfs::informed_dfs`]), so it only fails when no clearing order
 //!   exists (and then says so) or when its budget runs out.
 //!
 //! The inner loop runs on the padded byte grid of [`padded`], which mirrors `board::link`
@@ -16,16 +16,16 @@
 //! [`Link`] relative to the board at that step, which [`replay`] checks with
 //! [`check_link`].
 
+pub mod dfs;
 pub mod exhaustive;
 mod freebits;
 pub mod generate;
 pub mod padded;
 mod pairing;
-pub mod search;
 
 use crate::board::{check_link, Board, Gravity, Link, Rules};
+use dfs::{informed_dfs_with_table, DfsOutcome, DfsResult, Limits};
 use padded::{Ctx, Idx, State};
-use search::{informed_dfs_with_table, DfsOutcome, DfsResult, Limits};
 use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;

@@ -15,8 +15,8 @@
 //! move-order search spends most of its states on. Used only when every type has 2 or 4
 //! tiles; other boards go to the plain search.
 
+use super::dfs::{informed_dfs_with_table, DfsOutcome, DfsResult, Limits};
 use super::padded::{Ctx, Idx, Peel, State};
-use super::search::{informed_dfs_with_table, DfsOutcome, DfsResult, Limits};
 use super::{restart_noise, PaperScorer};
 use std::collections::HashSet;
 use std::rc::Rc;

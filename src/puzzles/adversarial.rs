@@ -1,4 +1,4 @@
-//! One small API for two-player, zero-sum, turn-taking games: a [`Game`] states its legal
+//! One small API for two-player, zero-sum, turn-taking games: a [`TwoPlayerGame`] states its legal
 //! moves, the result of a move, when the game is over and a heuristic value for positions the
 //! search cannot see to the end; [`minimax`], [`alphabeta`] and [`negamax`] play any of them.
 //!
@@ -20,7 +20,7 @@ pub enum Terminal {
 }
 
 /// A two-player game where the players alternate, in the shape the searches need.
-pub trait Game {
+pub trait TwoPlayerGame {
     /// A whole position, including whose turn it is.
     type State: Clone;
     /// One move; small and copyable so search results and human input can carry it.
@@ -88,7 +88,7 @@ impl Count {
 }
 
 /// The value of a finished game at `ply` plies below the root, for the side to move there.
-fn terminal_value<G: Game>(t: Terminal, ply: u32) -> i32 {
+fn terminal_value<G: TwoPlayerGame>(t: Terminal, ply: u32) -> i32 {
     match t {
         Terminal::Lost => -(G::WIN - ply as i32),
         Terminal::Drawn => 0,
@@ -104,10 +104,10 @@ fn terminal_value<G: Game>(t: Terminal, ply: u32) -> i32 {
 /// Nim with one heap of 5 and takes of 1 or 2: taking 2 leaves a multiple of 3 and wins.
 ///
 /// ```
-/// use llk::puzzles::adversarial::{minimax, Game, Terminal};
+/// use llk::puzzles::adversarial::{minimax, Terminal, TwoPlayerGame};
 ///
 /// struct Nim;
-/// impl Game for Nim {
+/// impl TwoPlayerGame for Nim {
 ///     type State = u32;
 ///     type Move = u32;
 ///     const WIN: i32 = 100;
@@ -122,11 +122,11 @@ fn terminal_value<G: Game>(t: Terminal, ply: u32) -> i32 {
 /// assert_eq!(r.best, Some(2));
 /// assert!(r.score > 0);
 /// ```
-pub fn minimax<G: Game>(game: &G, state: &G::State, depth: u32) -> SearchResult<G::Move> {
+pub fn minimax<G: TwoPlayerGame>(game: &G, state: &G::State, depth: u32) -> SearchResult<G::Move> {
     minimax_until(game, state, depth, &mut Count::new(None)).expect("no deadline")
 }
 
-fn minimax_until<G: Game>(
+fn minimax_until<G: TwoPlayerGame>(
     game: &G,
     state: &G::State,
     depth: u32,
@@ -150,7 +150,7 @@ fn minimax_until<G: Game>(
 }
 
 /// The root's answer when there is nothing to search.
-fn leaf<G: Game>(score: i32, nodes: u64) -> SearchResult<G::Move> {
+fn leaf<G: TwoPlayerGame>(score: i32, nodes: u64) -> SearchResult<G::Move> {
     SearchResult {
         best: None,
         score,
@@ -160,7 +160,7 @@ fn leaf<G: Game>(score: i32, nodes: u64) -> SearchResult<G::Move> {
 
 /// The root's answer after its moves were searched; a game without moves that does not call
 /// itself over is scored by its heuristic rather than by `-INF`.
-fn finish<G: Game>(
+fn finish<G: TwoPlayerGame>(
     game: &G,
     state: &G::State,
     best: Option<G::Move>,
@@ -175,7 +175,7 @@ fn finish<G: Game>(
 
 /// Minimax value of `state` for the root player; `maximizing` says whether the root player is
 /// the one to move here.
-fn minimax_value<G: Game>(
+fn minimax_value<G: TwoPlayerGame>(
     game: &G,
     state: &G::State,
     depth: u32,
@@ -213,10 +213,10 @@ fn minimax_value<G: Game>(
 /// The same Nim as in [`minimax`], searched with fewer nodes:
 ///
 /// ```
-/// use llk::puzzles::adversarial::{alphabeta, minimax, Game, Terminal};
+/// use llk::puzzles::adversarial::{alphabeta, minimax, Terminal, TwoPlayerGame};
 ///
 /// struct Nim;
-/// impl Game for Nim {
+/// impl TwoPlayerGame for Nim {
 ///     type State = u32;
 ///     type Move = u32;
 ///     const WIN: i32 = 100;
@@ -231,11 +231,15 @@ fn minimax_value<G: Game>(
 /// assert_eq!((pruned.best, pruned.score), (full.best, full.score));
 /// assert!(pruned.nodes < full.nodes);
 /// ```
-pub fn alphabeta<G: Game>(game: &G, state: &G::State, depth: u32) -> SearchResult<G::Move> {
+pub fn alphabeta<G: TwoPlayerGame>(
+    game: &G,
+    state: &G::State,
+    depth: u32,
+) -> SearchResult<G::Move> {
     alphabeta_until(game, state, depth, &mut Count::new(None)).expect("no deadline")
 }
 
-fn alphabeta_until<G: Game>(
+fn alphabeta_until<G: TwoPlayerGame>(
     game: &G,
     state: &G::State,
     depth: u32,
@@ -260,7 +264,7 @@ fn alphabeta_until<G: Game>(
 
 /// Alpha-beta value of `state` for the root player, within the window `alpha..beta`.
 #[allow(clippy::too_many_arguments)]
-fn alphabeta_value<G: Game>(
+fn alphabeta_value<G: TwoPlayerGame>(
     game: &G,
     state: &G::State,
     depth: u32,
@@ -315,10 +319,10 @@ fn alphabeta_value<G: Game>(
 /// # Example
 ///
 /// ```
-/// use llk::puzzles::adversarial::{alphabeta, negamax, Game, Terminal};
+/// use llk::puzzles::adversarial::{alphabeta, negamax, Terminal, TwoPlayerGame};
 ///
 /// struct Nim;
-/// impl Game for Nim {
+/// impl TwoPlayerGame for Nim {
 ///     type State = u32;
 ///     type Move = u32;
 ///     const WIN: i32 = 100;
@@ -333,11 +337,11 @@ fn alphabeta_value<G: Game>(
 /// assert!(r.score < 0);
 /// assert_eq!(r, alphabeta(&Nim, &8, 20));
 /// ```
-pub fn negamax<G: Game>(game: &G, state: &G::State, depth: u32) -> SearchResult<G::Move> {
+pub fn negamax<G: TwoPlayerGame>(game: &G, state: &G::State, depth: u32) -> SearchResult<G::Move> {
     negamax_until(game, state, depth, &mut Count::new(None)).expect("no deadline")
 }
 
-fn negamax_until<G: Game>(
+fn negamax_until<G: TwoPlayerGame>(
     game: &G,
     state: &G::State,
     depth: u32,
@@ -361,7 +365,7 @@ fn negamax_until<G: Game>(
 }
 
 /// Negamax value of `state` for its side to move, within the window `alpha..beta`.
-fn negamax_value<G: Game>(
+fn negamax_value<G: TwoPlayerGame>(
     game: &G,
     state: &G::State,
     depth: u32,
@@ -395,7 +399,7 @@ fn negamax_value<G: Game>(
 
 /// The searches by name, so command lines and tests can pick one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Algo {
+pub enum GameTreeSearch {
     /// [`minimax`]: no pruning.
     Minimax,
     /// [`alphabeta`]: minimax with pruning.
@@ -404,21 +408,30 @@ pub enum Algo {
     Negamax,
 }
 
-impl Algo {
+impl GameTreeSearch {
     /// Every search, in the order tables list them.
-    pub const ALL: [Algo; 3] = [Algo::Minimax, Algo::AlphaBeta, Algo::Negamax];
+    pub const ALL: [GameTreeSearch; 3] = [
+        GameTreeSearch::Minimax,
+        GameTreeSearch::AlphaBeta,
+        GameTreeSearch::Negamax,
+    ];
 
     /// Runs this search.
-    pub fn search<G: Game>(self, game: &G, state: &G::State, depth: u32) -> SearchResult<G::Move> {
+    pub fn search<G: TwoPlayerGame>(
+        self,
+        game: &G,
+        state: &G::State,
+        depth: u32,
+    ) -> SearchResult<G::Move> {
         match self {
-            Algo::Minimax => minimax(game, state, depth),
-            Algo::AlphaBeta => alphabeta(game, state, depth),
-            Algo::Negamax => negamax(game, state, depth),
+            GameTreeSearch::Minimax => minimax(game, state, depth),
+            GameTreeSearch::AlphaBeta => alphabeta(game, state, depth),
+            GameTreeSearch::Negamax => negamax(game, state, depth),
         }
     }
 
     /// Runs this search until `deadline`: `None` when the deadline came first.
-    pub fn search_until<G: Game>(
+    pub fn search_until<G: TwoPlayerGame>(
         self,
         game: &G,
         state: &G::State,
@@ -427,18 +440,18 @@ impl Algo {
     ) -> Option<SearchResult<G::Move>> {
         let nodes = &mut Count::new(Some(deadline));
         match self {
-            Algo::Minimax => minimax_until(game, state, depth, nodes),
-            Algo::AlphaBeta => alphabeta_until(game, state, depth, nodes),
-            Algo::Negamax => negamax_until(game, state, depth, nodes),
+            GameTreeSearch::Minimax => minimax_until(game, state, depth, nodes),
+            GameTreeSearch::AlphaBeta => alphabeta_until(game, state, depth, nodes),
+            GameTreeSearch::Negamax => negamax_until(game, state, depth, nodes),
         }
     }
 
     /// The name used on the command line and in tables.
     pub fn name(self) -> &'static str {
         match self {
-            Algo::Minimax => "minimax",
-            Algo::AlphaBeta => "alphabeta",
-            Algo::Negamax => "negamax",
+            GameTreeSearch::Minimax => "minimax",
+            GameTreeSearch::AlphaBeta => "alphabeta",
+            GameTreeSearch::Negamax => "negamax",
         }
     }
 }
@@ -453,7 +466,7 @@ mod tests {
     fn search_until_stops_at_the_deadline() {
         use crate::puzzles::c4::{ConnectFour, Position};
         let p = Position::new(6).unwrap();
-        for algo in Algo::ALL {
+        for algo in GameTreeSearch::ALL {
             let far = Instant::now() + std::time::Duration::from_secs(3600);
             assert_eq!(
                 algo.search_until(&ConnectFour, &p, 5, far),
@@ -469,7 +482,7 @@ mod tests {
 
     /// Nim: one heap, takes of 1..=k, taking the last stone wins.
     struct Nim(u32);
-    impl Game for Nim {
+    impl TwoPlayerGame for Nim {
         type State = u32;
         type Move = u32;
         const WIN: i32 = 1000;
@@ -492,7 +505,7 @@ mod tests {
         // With takes 1..=3 the side to move wins exactly when the heap is not a multiple of 4,
         // by leaving a multiple of 4; the win comes in as few plies as possible.
         for heap in 1..=14u32 {
-            for algo in Algo::ALL {
+            for algo in GameTreeSearch::ALL {
                 let r = algo.search(&Nim(3), &heap, 30);
                 if heap % 4 == 0 {
                     assert!(r.score < 0, "{algo:?} heap {heap}: {r:?}");

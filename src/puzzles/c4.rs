@@ -1,8 +1,8 @@
-//! Connect four (7 columns, 6 or 7 rows) on the [`Game`] API, with a positional heuristic
+//! Connect four (7 columns, 6 or 7 rows) on the [`TwoPlayerGame`] API, with a positional heuristic
 //! for the depth-limited negamax player.
 
-use super::adversarial::{Game, Terminal};
-use super::play::TerminalGame;
+use super::adversarial::{Terminal, TwoPlayerGame};
+use super::terminal::TerminalGame;
 use anyhow::{bail, Result};
 
 /// Columns on the board.
@@ -152,7 +152,7 @@ impl Position {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ConnectFour;
 
-impl Game for ConnectFour {
+impl TwoPlayerGame for ConnectFour {
     type State = Position;
     type Move = usize;
     const WIN: i32 = 1_000_000;

@@ -1,7 +1,7 @@
 //! Grid mazes on the [`Problem`] API: parsing the text form (`S` start, `G` goal, `#` wall,
 //! `.` free), moving in four directions, two admissible heuristics, and drawing the path.
 
-use super::search::{self, Problem, Solution};
+use super::problem::{self, ActionPath, Problem};
 use anyhow::{bail, Result};
 
 /// A cell as (row, column), 0-based.
@@ -206,12 +206,12 @@ pub enum MazeAlgo {
 
 /// The shortest path from `S` to `G` by `algo` (the heuristic only matters to A*), or `None`
 /// when walls cut the goal off.
-pub fn solve(maze: &Maze, algo: MazeAlgo, heuristic: Heuristic) -> Option<Solution<Cell, Step>> {
+pub fn solve(maze: &Maze, algo: MazeAlgo, heuristic: Heuristic) -> Option<ActionPath<Cell, Step>> {
     let p = MazeProblem { maze, heuristic };
     match algo {
-        MazeAlgo::AStar => search::astar(&p),
-        MazeAlgo::Bfs => search::bfs(&p),
-        MazeAlgo::Dijkstra => search::dijkstra(&p),
+        MazeAlgo::AStar => problem::astar(&p),
+        MazeAlgo::Bfs => problem::bfs(&p),
+        MazeAlgo::Dijkstra => problem::dijkstra(&p),
     }
 }
 

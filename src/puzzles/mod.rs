@@ -1,7 +1,7 @@
 //! Puzzles beyond Lianliankan on one small search API, so the bot can take on whatever a
 //! user points it at.
 //!
-//! - [`search`]: single-agent puzzles — a [`search::Problem`] states its actions, their
+//! - [`problem`]: single-agent puzzles — a [`problem::Problem`] states its actions, their
 //!   results, the goal test, step costs and an optional heuristic; BFS, Dijkstra and A*
 //!   (from the `pathfinding` crate) solve any of them. [`maze`] and [`river`] are built on it.
 //! - [`adversarial`]: two-player games — a [`adversarial::Game`] states its moves, their
@@ -12,7 +12,7 @@
 pub mod adversarial;
 pub mod c4;
 pub mod maze;
-pub mod play;
+pub mod problem;
 pub mod river;
-pub mod search;
+pub mod terminal;
 pub mod ttt;

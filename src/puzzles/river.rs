@@ -2,7 +2,7 @@
 //! each and any boat size; BFS finds the fewest crossings, and a hint gives the next move
 //! on a shortest crossing from any legal state.
 
-use super::search::{self, Problem, Solution};
+use super::problem::{self, ActionPath, Problem};
 use anyhow::{bail, Result};
 use serde::Serialize;
 
@@ -107,17 +107,17 @@ impl River {
     }
 
     /// The fewest crossings from the start, or `None` when the setting cannot be solved.
-    pub fn solve(&self) -> Option<Solution<Banks, Crossing>> {
+    pub fn solve(&self) -> Option<ActionPath<Banks, Crossing>> {
         self.solve_from(self.start())
     }
 
     /// The fewest crossings from `from`; `None` when there are none, including when `from`
     /// itself is not legal (see [`River::check`] for why).
-    pub fn solve_from(&self, from: Banks) -> Option<Solution<Banks, Crossing>> {
+    pub fn solve_from(&self, from: Banks) -> Option<ActionPath<Banks, Crossing>> {
         if !self.is_legal(&from) {
             return None;
         }
-        search::bfs(&RiverProblem { river: *self, from })
+        problem::bfs(&RiverProblem { river: *self, from })
     }
 
     /// The next crossing on a shortest way across from `state` and how many crossings that

@@ -1,8 +1,8 @@
-//! Tic-tac-toe on the [`Game`] API: the board, a rule-based player (Newell and Simon's
+//! Tic-tac-toe on the [`TwoPlayerGame`] API: the board, a rule-based player (Newell and Simon's
 //! ordered rules) and a position evaluation for depth-limited searches.
 
-use super::adversarial::{Game, Terminal};
-use super::play::TerminalGame;
+use super::adversarial::{Terminal, TwoPlayerGame};
+use super::terminal::TerminalGame;
 use anyhow::{bail, Result};
 use std::fmt;
 
@@ -169,7 +169,7 @@ impl Board {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TicTacToe;
 
-impl Game for TicTacToe {
+impl TwoPlayerGame for TicTacToe {
     type State = Board;
     type Move = usize;
     const WIN: i32 = 100;

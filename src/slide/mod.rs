@@ -16,15 +16,15 @@
 //! ```
 
 pub mod bench;
+pub mod bounded;
 pub mod fast;
 pub mod heuristic;
 pub mod ida;
 pub mod pdb;
 pub mod pdb_build;
-pub mod play;
+pub mod player;
 pub mod puzzle;
 pub mod screen;
-pub mod search;
 pub mod solve;
 
 pub use heuristic::Heuristic;

@@ -1,12 +1,12 @@
 //! One entry point for every algorithm: check the input, bring it to the blank-first goal,
 //! run the chosen search, translate the moves back and verify them by replaying.
 
+use super::bounded;
 use super::fast;
 use super::heuristic::{self, Heuristic};
 use super::ida::{self, ConflictH, ManhattanH, MisplacedH, PdbH, ZeroH};
 use super::pdb::PatternDb;
 use super::puzzle::{step, Dir, Goal, Puzzle};
-use super::search;
 use anyhow::{bail, Context, Result};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -420,9 +420,9 @@ fn run(
                 None => fast::solve_blank_last(&canon.converted())?.len(),
             };
             if algo == Algo::Dfs {
-                search::dfs_bounded(start.clone(), succ, is_goal, bound)
+                bounded::dfs_bounded(start.clone(), succ, is_goal, bound)
             } else {
-                search::dls(start.clone(), succ, is_goal, bound)
+                bounded::dls(start.clone(), succ, is_goal, bound)
             }
         }
         Algo::Ids | Algo::Idastar | Algo::Fast => {

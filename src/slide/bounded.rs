@@ -10,7 +10,7 @@ use std::hash::Hash;
 /// within the bound without re-walking the same subtree at the same depth.
 ///
 /// ```
-/// use llk::slide::search::dfs_bounded;
+/// use llk::slide::bounded::dfs_bounded;
 /// // Reach 7 from 0 with steps of +1 or +3, at most 3 steps.
 /// let path = dfs_bounded(0, |&n| vec![n + 1, n + 3], |&n| n == 7, 3).unwrap();
 /// assert_eq!(path.first(), Some(&0));
@@ -74,7 +74,7 @@ where
 /// nodes already on the current path (no memory beyond the path, as in Korf's DLS).
 ///
 /// ```
-/// use llk::slide::search::dls;
+/// use llk::slide::bounded::dls;
 /// let path = dls(0, |&n| vec![n + 1, n + 3], |&n| n == 7, 5).unwrap();
 /// assert_eq!(path.last(), Some(&7));
 /// assert!(dls(0, |&n| vec![n + 2], |&n| n == 7, 10).is_none());

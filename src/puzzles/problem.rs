@@ -42,7 +42,7 @@ pub trait Problem {
 /// A solved puzzle: the states from start to goal, the actions between them, and what the
 /// search did, so callers can show the path, replay it, or compare algorithms.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution<S, A> {
+pub struct ActionPath<S, A> {
     /// Every state from the start to the goal, both included.
     pub states: Vec<S>,
     /// `actions[i]` leads from `states[i]` to `states[i + 1]`.
@@ -73,7 +73,7 @@ fn solution<P: Problem>(
     problem: &P,
     states: Vec<P::State>,
     expanded: usize,
-) -> Solution<P::State, P::Action> {
+) -> ActionPath<P::State, P::Action> {
     let mut actions = Vec::with_capacity(states.len().saturating_sub(1));
     let mut cost = 0;
     for w in states.windows(2) {
@@ -90,7 +90,7 @@ fn solution<P: Problem>(
         actions.push(action);
         cost += c;
     }
-    Solution {
+    ActionPath {
         states,
         actions,
         cost,
@@ -106,7 +106,7 @@ fn solution<P: Problem>(
 /// Counting from 1 to 10 by "+1" and "×2" takes four steps (1→2→4→5→10):
 ///
 /// ```
-/// use llk::puzzles::search::{bfs, Problem};
+/// use llk::puzzles::problem::{bfs, Problem};
 ///
 /// struct Count;
 /// impl Problem for Count {
@@ -123,7 +123,7 @@ fn solution<P: Problem>(
 /// assert_eq!(sol.states.first(), Some(&1));
 /// assert_eq!(sol.states.last(), Some(&10));
 /// ```
-pub fn bfs<P: Problem>(problem: &P) -> Option<Solution<P::State, P::Action>> {
+pub fn bfs<P: Problem>(problem: &P) -> Option<ActionPath<P::State, P::Action>> {
     let expanded = Cell::new(0);
     let states = pathfinding::directed::bfs::bfs(
         &problem.start(),
@@ -146,7 +146,7 @@ pub fn bfs<P: Problem>(problem: &P) -> Option<Solution<P::State, P::Action>> {
 /// cheapest by two rides.
 ///
 /// ```
-/// use llk::puzzles::search::{dijkstra, Problem};
+/// use llk::puzzles::problem::{dijkstra, Problem};
 ///
 /// struct Trip;
 /// impl Problem for Trip {
@@ -163,7 +163,7 @@ pub fn bfs<P: Problem>(problem: &P) -> Option<Solution<P::State, P::Action>> {
 /// assert_eq!(sol.cost, 20);
 /// assert_eq!(sol.actions, vec![5, 5]);
 /// ```
-pub fn dijkstra<P: Problem>(problem: &P) -> Option<Solution<P::State, P::Action>> {
+pub fn dijkstra<P: Problem>(problem: &P) -> Option<ActionPath<P::State, P::Action>> {
     let expanded = Cell::new(0);
     let (states, _) = pathfinding::directed::dijkstra::dijkstra(
         &problem.start(),
@@ -181,7 +181,7 @@ pub fn dijkstra<P: Problem>(problem: &P) -> Option<Solution<P::State, P::Action>
 /// Walking on a number line from 0 to 7 with steps of ±1, guided by the distance left:
 ///
 /// ```
-/// use llk::puzzles::search::{astar, Problem};
+/// use llk::puzzles::problem::{astar, Problem};
 ///
 /// struct Line;
 /// impl Problem for Line {
@@ -198,7 +198,7 @@ pub fn dijkstra<P: Problem>(problem: &P) -> Option<Solution<P::State, P::Action>
 /// assert_eq!(sol.cost, 7);
 /// assert_eq!(sol.expanded, 7); // the heuristic is exact: no detour is explored
 /// ```
-pub fn astar<P: Problem>(problem: &P) -> Option<Solution<P::State, P::Action>> {
+pub fn astar<P: Problem>(problem: &P) -> Option<ActionPath<P::State, P::Action>> {
     let expanded = Cell::new(0);
     let (states, _) = pathfinding::directed::astar::astar(
         &problem.start(),

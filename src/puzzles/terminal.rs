@@ -1,13 +1,13 @@
-//! Playing a [`Game`] against a human in a terminal, generic over the input and output
+//! Playing a [`TwoPlayerGame`] against a human in a terminal, generic over the input and output
 //! streams so that tests drive whole games with scripted lines (bad ones included).
 
-use super::adversarial::{Game, Terminal};
+use super::adversarial::{Terminal, TwoPlayerGame};
 use anyhow::{bail, Context};
 use std::io::{BufRead, Write};
 
 /// What a game needs beyond its rules to be played by a person: a drawing of the position,
 /// a reader for typed moves, and names for moves and sides.
-pub trait TerminalGame: Game {
+pub trait TerminalGame: TwoPlayerGame {
     /// The position as text, with whatever labels help pick a move (cell or column numbers).
     fn show(&self, state: &Self::State) -> String;
     /// Reads a typed move, checking it is legal here; the error says what to type instead.

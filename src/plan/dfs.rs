@@ -60,7 +60,7 @@ pub struct DfsResult<M> {
 /// Reach 13 from 1 with "+3" and "×2" without passing 20, preferring the larger result:
 ///
 /// ```
-/// use llk::plan::search::{informed_dfs, DfsOutcome, Limits};
+/// use llk::plan::dfs::{informed_dfs, DfsOutcome, Limits};
 ///
 /// let limits = Limits { max_states: 1_000, deadline: None };
 /// let res = informed_dfs(
@@ -108,7 +108,7 @@ where
 /// can reuse it and skip everything already refuted, which makes restarts cheap.
 ///
 /// ```
-/// use llk::plan::search::{informed_dfs_with_table, DfsOutcome, Limits};
+/// use llk::plan::dfs::{informed_dfs_with_table, DfsOutcome, Limits};
 /// use std::collections::HashSet;
 ///
 /// // Count down from 10 by 1 or 2 without ever landing on 5 or 4; the goal is 0.
