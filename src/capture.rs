@@ -115,17 +115,11 @@ impl FrameSource for FolderSource {
             .with_context(|| format!("the recording has only {} frames", self.paths.len()))?;
         self.next += 1;
         Ok(Frame {
-            image: load_png(path)?,
+            image: crate::vision::load_image(path)
+                .with_context(|| format!("reading frame {}", path.display()))?,
             origin: (0, 0),
         })
     }
-}
-
-/// Loads a PNG frame with a one-line error naming the file.
-pub fn load_png(path: &Path) -> Result<RgbaImage> {
-    Ok(image::open(path)
-        .with_context(|| format!("reading frame {}", path.display()))?
-        .to_rgba8())
 }
 
 mod choose;

@@ -7,7 +7,6 @@
 use super::record::{board_of, read_session, Entry};
 use super::stages::{Blind, Brain, Eyes, Seen};
 use crate::board::{Pos, Rules};
-use crate::capture::load_png;
 use anyhow::{bail, Result};
 use std::collections::HashMap;
 use std::path::{Component, Path};
@@ -110,7 +109,7 @@ pub fn replay_session(
         let file = files
             .get(&frame)
             .ok_or_else(|| anyhow::anyhow!("frame {frame} is used before it is logged"))?;
-        load_png(&dir.join(file))
+        crate::vision::load_image(&dir.join(file))
     };
     for e in &entries {
         match e {

@@ -156,7 +156,7 @@ fn prepare(args: &SlidePlayArgs) -> Result<(PlayConfig, Tiles)> {
     }
     let tiles = match &args.reference {
         Some(p) => Tiles::Picture(
-            llk::capture::load_png(p).with_context(|| format!("--reference {}", p.display()))?,
+            llk::vision::load_image(p).with_context(|| format!("--reference {}", p.display()))?,
         ),
         None => Tiles::numbers(size.map_or(64, |(r, c)| r * c)),
     };
