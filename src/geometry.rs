@@ -15,7 +15,9 @@ pub struct Grid {
     pub origin: (f32, f32),
     /// Distance from one cell's top-left to the next, (x, y) in pixels.
     pub pitch: (f32, f32),
+    /// Rows of cells.
     pub rows: usize,
+    /// Columns of cells.
     pub cols: usize,
 }
 
@@ -99,9 +101,13 @@ impl Grid {
 /// A side of a grid.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Side {
+    /// Above row 0.
     Top,
+    /// Below the last row.
     Bottom,
+    /// Left of column 0.
     Left,
+    /// Right of the last column.
     Right,
 }
 

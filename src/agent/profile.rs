@@ -89,11 +89,18 @@ pub enum ProfileError {
     BadName(String),
     /// A file system error on `path`.
     Io {
+        /// The file or folder.
         path: PathBuf,
+        /// What the system said.
         error: std::io::Error,
     },
     /// A profile file that is not a profile.
-    Corrupt { path: PathBuf, error: String },
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What the JSON parser said.
+        error: String,
+    },
 }
 
 impl fmt::Display for ProfileError {
