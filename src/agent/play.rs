@@ -1008,14 +1008,12 @@ impl Run<'_, '_> {
 
 /// Whether a tile stands on each of the board's four edge lines.
 fn edges_hold_tiles(b: &Board) -> bool {
-    let (r, c) = (b.rows(), b.cols());
-    let any = |mut cells: Box<dyn Iterator<Item = Pos>>| cells.any(|p| b.get(p).is_tile());
-    r > 0
-        && c > 0
-        && any(Box::new((0..c).map(|j| Pos::new(0, j))))
-        && any(Box::new((0..c).map(|j| Pos::new(r - 1, j))))
-        && any(Box::new((0..r).map(|i| Pos::new(i, 0))))
-        && any(Box::new((0..r).map(|i| Pos::new(i, c - 1))))
+    let tiles: Vec<Pos> = b.tiles().map(|(p, _)| p).collect();
+    let any = |on_edge: &dyn Fn(&Pos) -> bool| tiles.iter().any(on_edge);
+    any(&|p| p.row == 0)
+        && any(&|p| p.row + 1 == b.rows())
+        && any(&|p| p.col == 0)
+        && any(&|p| p.col + 1 == b.cols())
 }
 
 /// A reading the loop may act on: nothing unsure and every type even.

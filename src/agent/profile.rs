@@ -180,16 +180,11 @@ impl ProfileStore {
 
     /// `app`'s profile, `None` when there is none.
     pub fn load(&self, app: &str) -> Result<Option<Profile>, ProfileError> {
-        let path = self.path(app)?;
-        match std::fs::read_to_string(&path) {
-            Ok(text) => serde_json::from_str(&text)
-                .map(Some)
-                .map_err(|e| ProfileError::Corrupt {
-                    path,
-                    error: e.to_string(),
-                }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(error) => Err(ProfileError::Io { path, error }),
+        match read_profile(&self.path(app)?) {
+            Err(ProfileError::Io { error, .. }) if error.kind() == std::io::ErrorKind::NotFound => {
+                Ok(None)
+            }
+            r => r.map(Some),
         }
     }
 
@@ -230,16 +225,7 @@ impl ProfileStore {
                 })?
                 .path();
             if path.extension().is_some_and(|e| e == "json") {
-                let text = std::fs::read_to_string(&path).map_err(|error| ProfileError::Io {
-                    path: path.clone(),
-                    error,
-                })?;
-                let p: Profile =
-                    serde_json::from_str(&text).map_err(|e| ProfileError::Corrupt {
-                        path: path.clone(),
-                        error: e.to_string(),
-                    })?;
-                out.push(p);
+                out.push(read_profile(&path)?);
             }
         }
         out.sort_by_key(|p| p.app.to_lowercase());
@@ -255,6 +241,18 @@ impl ProfileStore {
             Err(error) => Err(ProfileError::Io { path, error }),
         }
     }
+}
+
+/// The profile in the file `path`; an I/O error or a file that is not a profile names it.
+fn read_profile(path: &Path) -> Result<Profile, ProfileError> {
+    let text = std::fs::read_to_string(path).map_err(|error| ProfileError::Io {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    serde_json::from_str(&text).map_err(|e| ProfileError::Corrupt {
+        path: path.to_path_buf(),
+        error: e.to_string(),
+    })
 }
 
 #[cfg(test)]
