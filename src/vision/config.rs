@@ -104,16 +104,6 @@ pub struct ReaderConfig {
     pub obstacle_crowd: f32,
     /// See [`ReaderConfig::obstacle_crowd`].
     pub obstacle_min_count: usize,
-    /// Corner colours within this of each other count as one when the face the tiles share
-    /// is taken, per corner, as the commonest colour there ([`super::faces`]).
-    pub face_tol: f32,
-    /// A corner within this of the face's colour at that corner shows the face; a cell that
-    /// shows it in fewer than two corners lacks it. Corners a symbol leaves bare lie 0–13
-    /// from the face on the rendered fixtures and the KShisen sets; stones and crates of
-    /// the face's own shade lie 19–47 off in three or four corners.
-    pub face_clean: f32,
-    /// Types that must show the face before one group without it is called the obstacles.
-    pub face_min_types: usize,
     /// Share of a parity's neighbour pairs whose second cell is its first cell's usual
     /// partner, at or above which the lattice cuts tiles in two along that axis
     /// ([`super::halves`]). Not all: a symbol's stroke reaching into a tile's lower half
@@ -153,9 +143,6 @@ impl Default for ReaderConfig {
             max_unpaired: 2,
             obstacle_crowd: 3.0,
             obstacle_min_count: 10,
-            face_tol: 20.0,
-            face_clean: 16.0,
-            face_min_types: 2,
             halves_kept: 0.85,
             halves_min_types: 4,
         }

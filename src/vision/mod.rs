@@ -16,7 +16,6 @@ pub mod calibrate;
 pub mod cells;
 pub mod config;
 pub mod extent;
-pub mod faces;
 pub mod grid;
 pub mod halves;
 pub mod lattice;
