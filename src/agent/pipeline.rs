@@ -93,7 +93,7 @@ impl Brain for Planner {
         }
         Proposal {
             moves: p.moves,
-            outcome: p.outcome.name().to_string(),
+            outcome: p.outcome,
             states,
         }
     }

@@ -21,6 +21,7 @@ use crate::board::{Board, Gravity, Link, Pos, Rules};
 use crate::capture::{Frame, FrameSource};
 use crate::geometry::{Grid, Side};
 use crate::input::{Clicker, Pace};
+use crate::plan::Outcome;
 use anyhow::{bail, Result};
 use image::RgbaImage;
 use indicatif::ProgressBar;
@@ -712,7 +713,7 @@ impl Run<'_, '_> {
             self.record(&Entry::Plan {
                 frame: shot.index,
                 board: shot.seen.board.row_strings(),
-                outcome: proposal.outcome.clone(),
+                outcome: proposal.outcome.name().to_string(),
                 moves: proposal.moves.clone(),
                 micros: us,
                 gravity: Some(rules.gravity),
@@ -732,7 +733,7 @@ impl Run<'_, '_> {
                 if idle >= NO_MOVE_PATIENCE {
                     return Ok(Stop::NoMoves {
                         tiles_left: shot.seen.board.tile_count(),
-                        why: no_move_reason(&proposal.outcome),
+                        why: no_move_reason(proposal.outcome),
                     });
                 }
                 sleep(Duration::from_millis(300));
@@ -1049,11 +1050,11 @@ fn screen_point(frame: &Frame, grid: &Grid, cell: Pos) -> Result<(i32, i32)> {
 }
 
 /// Why a board with tiles has no move, from the planner's outcome.
-fn no_move_reason(outcome: &str) -> String {
+fn no_move_reason(outcome: Outcome) -> String {
     let planner = match outcome {
-        "unsolvable" => "the planner proved no order clears this deal",
-        "gave-up" => "the planner found no clearing order within its budget",
-        _ => "the planner found no removable pair",
+        Outcome::Unsolvable => "the planner proved no order clears this deal",
+        Outcome::GaveUp => "the planner found no clearing order within its budget",
+        Outcome::Cleared | Outcome::Stuck => "the planner found no removable pair",
     };
     format!(
         "no two tiles on the board as read can be linked ({planner}), and the game did not change the board"

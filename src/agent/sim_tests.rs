@@ -10,6 +10,7 @@ use crate::capture::{Frame, FrameSource};
 use crate::game::{Game, GameConfig, Stats};
 use crate::geometry::Grid;
 use crate::input::{ClickPacer, Clicker, Pace};
+use crate::plan::Outcome;
 use crate::render::{RenderSpec, Renderer};
 use image::RgbaImage;
 use indicatif::ProgressBar;
@@ -634,7 +635,7 @@ impl Brain for Misread {
                 b,
                 path: vec![a.into(), b.into()],
             }],
-            outcome: "cleared".into(),
+            outcome: Outcome::Cleared,
             states: 1,
         }
     }

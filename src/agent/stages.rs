@@ -7,6 +7,7 @@
 
 use crate::board::{removable_pairs, Board, Link, Pos, Rules};
 use crate::geometry::Grid;
+use crate::plan::Outcome;
 use image::RgbaImage;
 use std::fmt;
 
@@ -67,8 +68,9 @@ pub trait Eyes {
 pub struct Proposal {
     /// Moves in play order, each legal on the board left by the ones before it.
     pub moves: Vec<Link>,
-    /// The planner's verdict in a word ("cleared", "stuck", ...), for logs.
-    pub outcome: String,
+    /// The planner's verdict: the moves clear the board, reach a dead end, or stop short
+    /// (a budget, or a brain that proposes one move at a time).
+    pub outcome: Outcome,
     /// States examined, for logs.
     pub states: u64,
 }
@@ -91,14 +93,15 @@ impl Brain for FirstPair {
     fn plan(&mut self, board: &Board, rules: &Rules) -> Proposal {
         let pairs = removable_pairs(board, rules);
         Proposal {
+            // One move at a time: the rest is left to the next plan, as a search that ran
+            // out of budget leaves it.
             outcome: if board.is_clear() {
-                "cleared"
+                Outcome::Cleared
             } else if pairs.is_empty() {
-                "stuck"
+                Outcome::Stuck
             } else {
-                "partial"
-            }
-            .to_string(),
+                Outcome::GaveUp
+            },
             states: pairs.len() as u64,
             moves: pairs.into_iter().take(1).collect(),
         }
