@@ -244,6 +244,22 @@ fn see(
         for gi in 0..g.groups {
             blank[gi] = votes[gi] > 0;
         }
+    } else {
+        // No pictured tile left to compare frames with (a game's last pair can be two blank
+        // faces): a flat group off the ground's colour whose cells' rings stand out from
+        // their faces (a tile's border, bevel and 3-D side) is a blank pair; a stretch of
+        // gradient ground runs on to the cell's edge unchanged.
+        let mut framed = vec![0usize; g.groups];
+        for (k, _) in idx.iter().enumerate() {
+            framed[g.group[k]] += (frame_contrast(pics[k]) > cfg.ground_margin) as usize;
+        }
+        for gi in 0..g.groups {
+            blank[gi] = size[gi] >= 2
+                && flat[gi] * 2 > size[gi]
+                && grounded[gi] * 2 <= size[gi]
+                && on_ring[gi] * 4 <= size[gi].max(4)
+                && framed[gi] * 2 > size[gi];
+        }
     }
     let mut seen = vec![Seen::Ground; cells.len()];
     for (k, &i) in idx.iter().enumerate() {
@@ -1472,6 +1488,22 @@ mod cell_tests {
         assert_eq!(at(1, 3), at(2, 3), "{seen:?}");
         assert_eq!(at(1, 4), at(2, 4), "{seen:?}");
         assert_ne!(at(1, 3), at(1, 4), "{seen:?}");
+    }
+
+    /// The last pair of a game can be two blank faces, with no pictured tile left to show
+    /// the tiles' frame: their border still stands out from their flat faces, so they read
+    /// as a pair, not as ground (the board is not cleared).
+    #[test]
+    fn a_last_pair_of_blank_faces_reads_as_tiles() {
+        let kinds = [0, 0, 0, 0, 0, 0, 1, 1];
+        let r = read_drawn(&kinds, 4, GREEN, |img, x, y, _, k| {
+            if k > 0 {
+                tile_with(img, x, y, k, false, [150, 150, 150], Some([245, 245, 240]))
+            }
+        });
+        let b = &r.board;
+        assert_eq!(b.tile_count(), 2, "{b}");
+        assert_eq!(b.get(Pos::new(1, 2)), b.get(Pos::new(1, 3)), "{b}");
     }
 
     #[test]
