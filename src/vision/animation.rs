@@ -14,6 +14,7 @@
 //! through (see [`ground_through_tiles`]).
 
 use super::pixels::{colour_dist, mode_colour, rgb_at};
+use super::ReadError;
 use crate::board::Board;
 use crate::geometry::Grid;
 use image::RgbaImage;
@@ -94,6 +95,17 @@ pub fn ground_through_tiles(frame: &RgbaImage, grid: &Grid, board: &Board) -> Op
     }
     shares.sort_by(f32::total_cmp);
     Some(shares[shares.len() / 2])
+}
+
+/// Refuses a frame with a link line drawn over `grid`, as an animation: both readers run it
+/// on the board they found.
+pub fn check_link_line(frame: &RgbaImage, grid: &Grid) -> Result<(), ReadError> {
+    match find_link_line(frame, grid) {
+        Some(place) => Err(ReadError::Animation(format!(
+            "a link line is drawn across the board ({place})"
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Where a link line was seen: "row R" or "column C" and the pixel span.

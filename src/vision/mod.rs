@@ -291,7 +291,7 @@ pub fn read(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     let reading = onto_outline(&integral, frame, reading);
     let reading = extend_past_gaps(frame, reading);
     let g = reading.grid;
-    check_animation(frame, &g)?;
+    animation::check_link_line(frame, &g)?;
     // Only when the grid is found: the live bot's known grid (`read_cells`) stays on the
     // tiles' own lattice, where the link-line test is what catches a removal.
     if let Some(share) = animation::ground_through_tiles(frame, &g, &reading.board) {
@@ -1794,7 +1794,7 @@ pub fn read_cells(frame: &RgbaImage, grid: &Grid) -> Result<Reading, ReadError> 
         return read_cells_with(ReaderChoice::General, frame, grid);
     }
     check_grid(frame, grid)?;
-    check_animation(frame, grid)?;
+    animation::check_link_line(frame, grid)?;
     let integral = integral_for(frame, grid);
     let (r, _) = read_cells_detail(&integral, frame, grid)?;
     check_types(r).map(|r| wall_off_crowded(r, false))
@@ -1812,16 +1812,6 @@ fn check_types(r: Reading) -> Result<Reading, ReadError> {
         )));
     }
     Ok(r)
-}
-
-/// Refuses a frame with a link line drawn over the grid.
-fn check_animation(frame: &RgbaImage, grid: &Grid) -> Result<(), ReadError> {
-    match animation::find_link_line(frame, grid) {
-        Some(place) => Err(ReadError::Animation(format!(
-            "a link line is drawn across the board ({place})"
-        ))),
-        None => Ok(()),
-    }
 }
 
 /// The cells of `grid` read from `integral` (a summed-area table of `frame` covering the

@@ -5,6 +5,7 @@
 //! grid (the live bot's path once the grid is locked, when late in a game too few tiles are
 //! left to find it from).
 
+use super::animation;
 use super::calibrate;
 use super::config::ReaderConfig;
 use super::extent::{best_window, main_cluster, CellRect};
@@ -624,19 +625,11 @@ pub fn read_board(
     hints: &Hints,
     cfg: &ReaderConfig,
 ) -> Result<Reading, ReadError> {
-    without_link_line(frame, locate_and_read(frame, hints, cfg)?)
-}
-
-/// Refuses a reading whose grid has a link line drawn across it (a removal in progress:
-/// the line crosses tiles and empty cells, which then read as pictures without a twin, or
-/// as tiles where the line crosses the ground); passes it on otherwise.
-fn without_link_line(frame: &RgbaImage, reading: Reading) -> Result<Reading, ReadError> {
-    match super::animation::find_link_line(frame, &reading.grid) {
-        Some(place) => Err(ReadError::Animation(format!(
-            "a link line is drawn across the board ({place})"
-        ))),
-        None => Ok(reading),
-    }
+    let reading = locate_and_read(frame, hints, cfg)?;
+    // A removal in progress: the line crosses tiles and empty cells, which then read as
+    // pictures without a twin, or as tiles where it crosses the ground.
+    animation::check_link_line(frame, &reading.grid)?;
+    Ok(reading)
 }
 
 /// [`read_board`] without the link-line check.
