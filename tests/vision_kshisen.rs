@@ -190,3 +190,50 @@ fn kshisen_frames_read_exactly() {
     .collect();
     assert_eq!(failed, known, "KShisen frames that do not read exactly");
 }
+
+/// The default reader (`auto`: the legacy reader's reading when it is sure, else the stage
+/// reader's) on fixtures/kshisen: the frames it reads with confidence (nothing unsure, every
+/// type even) yet wrongly, by name. Refusals and unsure readings are allowed (the bot does
+/// not click them). Besides the stage reader's link-line frames above, two come from the
+/// legacy reader: a board read at half the row pitch (each tile as two cells), and one
+/// type of four tiles walled off as obstacles.
+#[test]
+fn default_reader_confident_misreadings_are_the_known_ones() {
+    use llk::vision::{is_sure, read_with, ReaderChoice};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/kshisen");
+    let mut wrong = Vec::new();
+    for f in truth_files(&dir) {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        let png = f.to_string_lossy().replace(".truth.json", ".png");
+        let img = load_image(Path::new(&png)).unwrap();
+        let Ok(r) = read_with(ReaderChoice::Auto, &img, &Hints::default()) else {
+            continue;
+        };
+        let exact = v.get("cells").is_some() && {
+            let want = board_of(&v);
+            (want.rows(), want.cols()) == (r.board.rows(), r.board.cols())
+                && want
+                    .renaming_mismatches(&r.board)
+                    .is_some_and(|m| m.is_empty())
+        };
+        if is_sure(&r) && !exact {
+            wrong.push(
+                f.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace(".truth.json", ""),
+            );
+        }
+    }
+    let known: Vec<String> = [
+        "s0-classic-wood_light-mid10",
+        "s0-default-color_plain-anim12",
+        "s1-classic-egyptian-anim06",
+        "s2-default-default-anim05",
+        "s2-egypt-chinese_landscape-full",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(wrong, known, "confident misreadings of the default reader");
+}

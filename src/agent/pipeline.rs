@@ -6,7 +6,7 @@ use super::stages::{Blind, Brain, Eyes, Proposal, Seen};
 use crate::board::{Board, Rules};
 use crate::geometry::Grid;
 use crate::plan::{plan, Outcome, PlanOptions, Strategy};
-use crate::vision::{read_cells_with, read_with, Hints, ReadError, ReaderChoice};
+use crate::vision::{is_sure, read_auto, Hints, ReadError, ReaderChoice, Target};
 use image::RgbaImage;
 
 /// The vision stage: finds the grid on the first read (with optional size hints), reads
@@ -14,16 +14,22 @@ use image::RgbaImage;
 #[derive(Clone, Debug, Default)]
 pub struct Vision {
     pub hints: Hints,
-    /// The board reader (legacy pass chain or the stage reader).
+    /// The board reader (legacy pass chain, the stage reader, or `auto`). `Auto` becomes
+    /// the reader that gave the first sure reading ([`read_auto`]), and stays for the game:
+    /// one reader's view of the board from start to end.
     pub reader: ReaderChoice,
 }
 
 impl Eyes for Vision {
     fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
-        let r = match grid {
-            Some(g) => read_cells_with(self.reader, frame, g),
-            None => read_with(self.reader, frame, &self.hints),
+        let at = match grid {
+            Some(g) => Target::Grid(g),
+            None => Target::Find(&self.hints),
         };
+        let (r, by) = read_auto(self.reader, frame, at);
+        if r.as_ref().is_ok_and(is_sure) {
+            self.reader = by;
+        }
         match r {
             Ok(r) => Ok(Seen {
                 grid: r.grid,

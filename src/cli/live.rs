@@ -166,8 +166,9 @@ pub struct PlayArgs {
     /// Board rows, when known (helps the first read).
     #[arg(long)]
     pub rows: Option<usize>,
-    /// Board reader: `legacy` or `general` (the stage reader, which reads KShisen).
-    /// Default: the one the window's saved profile names, else `legacy`.
+    /// Board reader: `auto`, `legacy` or `general` (the stage reader, which reads KShisen).
+    /// Default: the one the window's saved profile names, else `auto` (the legacy reader's
+    /// reading when it is sure, else the stage reader's; the first sure one stays).
     #[arg(long)]
     pub reader: Option<llk::vision::ReaderChoice>,
     /// Neither use nor save the window's profile (what an earlier session learnt about
@@ -383,7 +384,7 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
             Ok(s) => s,
             Err(e) => &e.summary,
         };
-        save_profile(&store, &app, s, reader, outside);
+        save_profile(&store, &app, s, eyes.reader, outside);
     }
     if let Some(w) = recorder.as_mut() {
         w.finish()

@@ -29,8 +29,9 @@ pub struct ReadArgs {
     /// Only look inside this rectangle of the screenshot: x,y,w,h in pixels.
     #[arg(long, value_parser = parse_region)]
     pub region: Option<(u32, u32, u32, u32)>,
-    /// Which reader: `general` (lattice, pictures, extent, verdict) or `legacy`. Default:
-    /// `legacy`, or the profile's with --profile.
+    /// Which reader: `general` (lattice, pictures, extent, verdict), `legacy`, or `auto` (the
+    /// legacy reader's reading when it is sure, else the general one's). Default: `auto`, or
+    /// the profile's with --profile.
     #[arg(long)]
     pub reader: Option<llk::vision::ReaderChoice>,
     /// Read on the grid `llk play` saved for this application (see `llk profiles`)

@@ -104,6 +104,18 @@ pub struct ReaderConfig {
     pub obstacle_crowd: f32,
     /// See [`ReaderConfig::obstacle_crowd`].
     pub obstacle_min_count: usize,
+    /// Two obstacle cells show one look when their pictures (by [`super::pictures::distance`]
+    /// or, tint taken out, [`super::pictures::shape_distance`]) are nearer than this. A game
+    /// draws its obstacles from one sprite: over the rendered fixtures 0..400 (130 readings
+    /// with obstacles) two obstacles of a frame measure at most 5.3 apart; tile faces of
+    /// different types that a misread lattice left as obstacles (KShisen) measure 10.5 and
+    /// up.
+    pub obstacle_look_gap: f32,
+    /// A reading whose obstacles show more looks than this is unsure of them: games draw
+    /// obstacles from one sprite, or a few kinds (stones and crates); every rendered reading
+    /// with obstacles shows one. Pictures of three or more kinds called obstacles are
+    /// tiles the reading could not pair: its lattice or its types are wrong.
+    pub max_obstacle_looks: usize,
     /// Share of a parity's neighbour pairs whose second cell is its first cell's usual
     /// partner, at or above which the lattice cuts tiles in two along that axis
     /// ([`super::halves`]). Not all: a symbol's stroke reaching into a tile's lower half
@@ -143,6 +155,8 @@ impl Default for ReaderConfig {
             max_unpaired: 2,
             obstacle_crowd: 3.0,
             obstacle_min_count: 10,
+            obstacle_look_gap: 9.0,
+            max_obstacle_looks: 2,
             halves_kept: 0.85,
             halves_min_types: 4,
         }
