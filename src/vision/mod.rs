@@ -205,6 +205,15 @@ pub fn read_auto(
         _ => false,
     };
     if stands {
+        // A sure reading, second-guessed where the stage reader's sure reading of the
+        // same lattice differs from it only as the pictures settle ([`verdict::replaces`]).
+        if let Ok(l) = &legacy {
+            if let Ok(g) = read_one(ReaderChoice::General, frame, at) {
+                if is_sure(&g) && verdict::replaces(l, &g, frame, &ReaderConfig::default()) {
+                    return (Ok(g), ReaderChoice::General);
+                }
+            }
+        }
         return (legacy, ReaderChoice::Legacy);
     }
     let general = read_one(ReaderChoice::General, frame, at);

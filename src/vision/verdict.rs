@@ -7,10 +7,10 @@
 //! hardly any tiles shows no board. Each refusal says what was counted.
 
 use super::config::ReaderConfig;
-use super::pictures::{describe, distance, shape_distance};
+use super::pictures::{describe, distance, frame_distance, shape_distance, Picture};
 use super::pixels::Integral;
 use super::{ReadError, Reading};
-use crate::board::Cell;
+use crate::board::{Cell, Pos};
 use image::RgbaImage;
 
 /// What the cells of a candidate board came to.
@@ -108,6 +108,146 @@ pub fn doubt_mixed_obstacles(frame: &RgbaImage, reading: &mut Reading, cfg: &Rea
     }
 }
 
+/// Whether `other`'s reading of the frame should replace `first`'s, both sure. Only where
+/// they share a lattice (pitch within 5 %, origins a whole number of cells apart, extents
+/// free to differ by lines both read as empty) and differ in one of two ways that the
+/// pictures settle, and in no other:
+/// - cells `first` calls obstacles and `other` tiles show the frame the agreed tiles share
+///   (the median of their rings' distances from the agreed tiles' per-block median ring is
+///   at most [`ReaderConfig::obstacle_frame_max`]): tiles of a set share one frame,
+///   obstacles are drawn without it;
+/// - a type of `first` that `other` splits in two holds two sprites: every picture of one
+///   part is farther from the other part than from its own.
+pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &ReaderConfig) -> bool {
+    let (ga, gb) = (&first.grid, &other.grid);
+    let same_pitch = (ga.pitch.0 - gb.pitch.0).abs() <= 0.05 * ga.pitch.0
+        && (ga.pitch.1 - gb.pitch.1).abs() <= 0.05 * ga.pitch.1;
+    // `other`'s cell (r, c) is `first`'s (r + dr, c + dc).
+    let shift = |oa: f32, ob: f32, p: f32| {
+        let k = (ob - oa) / p;
+        ((k - k.round()).abs() <= 0.3).then_some(k.round() as i64)
+    };
+    let (Some(dc), Some(dr)) = (
+        shift(ga.origin.0, gb.origin.0, ga.pitch.0),
+        shift(ga.origin.1, gb.origin.1, ga.pitch.1),
+    ) else {
+        return false;
+    };
+    if !same_pitch {
+        return false;
+    }
+    let (a, b) = (&first.board, &other.board);
+    let at = |board: &crate::board::Board, r: i64, c: i64| {
+        if r < 0 || c < 0 || r >= board.rows() as i64 || c >= board.cols() as i64 {
+            Cell::Empty
+        } else {
+            board.get(Pos::new(r as usize, c as usize))
+        }
+    };
+    let (r0, r1) = (0.min(dr), (a.rows() as i64).max(b.rows() as i64 + dr));
+    let (c0, c1) = (0.min(dc), (a.cols() as i64).max(b.cols() as i64 + dc));
+    let mut contested: Vec<Pos> = Vec::new();
+    let mut agreed: Vec<(Pos, u8, u8)> = Vec::new();
+    for r in r0..r1 {
+        for c in c0..c1 {
+            match (at(a, r, c), at(b, r - dr, c - dc)) {
+                (Cell::Obstacle, Cell::Tile(_)) if r >= 0 && c >= 0 => {
+                    contested.push(Pos::new(r as usize, c as usize))
+                }
+                (Cell::Tile(x), Cell::Tile(y)) if r >= 0 && c >= 0 => {
+                    agreed.push((Pos::new(r as usize, c as usize), x, y))
+                }
+                (x, y) if x == y => {}
+                _ => return false,
+            }
+        }
+    }
+    // Types: `other`'s must nest in `first`'s (never merge two of them).
+    let mut parent: std::collections::HashMap<u8, u8> = std::collections::HashMap::new();
+    for &(_, x, y) in &agreed {
+        if *parent.entry(y).or_insert(x) != x {
+            return false;
+        }
+    }
+    let mut parts: std::collections::HashMap<u8, Vec<u8>> = std::collections::HashMap::new();
+    for (&y, &x) in &parent {
+        parts.entry(x).or_default().push(y);
+    }
+    let split: Vec<u8> = parts
+        .iter()
+        .filter(|(_, ys)| ys.len() > 1)
+        .map(|(&x, _)| x)
+        .collect();
+    if contested.is_empty() && split.is_empty() {
+        return false;
+    }
+    if agreed.len() < 4 {
+        return false;
+    }
+    let (w, h) = frame.dimensions();
+    let integral = Integral::new(frame, 0, 0, w as i64, h as i64);
+    let pic = |p: Pos| describe(&integral, ga.cell_rect(p.row as i32, p.col as i32), cfg);
+    if !contested.is_empty() {
+        let agreed: Vec<Picture> = agreed.iter().filter_map(|e| pic(e.0)).collect();
+        let contested: Vec<Picture> = contested.iter().filter_map(|&p| pic(p)).collect();
+        if agreed.len() < 4 || contested.is_empty() {
+            return false;
+        }
+        let ring = (0..agreed[0].frame.len())
+            .map(|i| median(agreed.iter().map(|p| p.frame[i]).collect()))
+            .collect();
+        let shared = Picture {
+            blocks: Vec::new(),
+            mean: [0.0; 3],
+            spread: 0.0,
+            frame: ring,
+        };
+        let stray = median(
+            contested
+                .iter()
+                .map(|p| frame_distance(p, &shared))
+                .collect(),
+        );
+        if stray > cfg.obstacle_frame_max {
+            return false;
+        }
+    }
+    for x in split {
+        // The pictures of `first`'s type `x`, by `other`'s type.
+        let members: Vec<(u8, Picture)> = agreed
+            .iter()
+            .filter(|e| e.1 == x)
+            .filter_map(|e| pic(e.0).map(|p| (e.2, p)))
+            .collect();
+        for (i, (yi, pi)) in members.iter().enumerate() {
+            let (mut own, mut apart) = (f32::INFINITY, f32::INFINITY);
+            for (j, (yj, pj)) in members.iter().enumerate() {
+                if i != j {
+                    let d = distance(pi, pj);
+                    if yi == yj {
+                        own = own.min(d);
+                    } else {
+                        apart = apart.min(d);
+                    }
+                }
+            }
+            if own >= apart {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The median of `v` (the upper one of an even count; 0 when empty).
+fn median(mut v: Vec<f32>) -> f32 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,6 +290,86 @@ mod tests {
             unsure: vec![],
             selected: vec![],
         }
+    }
+
+    /// A 3x4 board of 40 px cells on grey: `0` ground, `9` an obstacle filling its cell (a
+    /// dark crate), any other digit a tile: a cream frame 5 px wide around a pattern of
+    /// that number.
+    fn board_frame(cells: [&str; 3]) -> (RgbaImage, Grid) {
+        let mut img = RgbaImage::from_pixel(200, 160, Rgba([120, 120, 120, 255]));
+        for (r, row) in cells.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                let k = ch.to_digit(10).unwrap();
+                if k == 0 {
+                    continue;
+                }
+                for y in 0..40u32 {
+                    for x in 0..40u32 {
+                        let px = if k == 9 {
+                            let plank = (x / 8 + y / 8) % 2 == 0;
+                            if plank {
+                                Rgba([90, 60, 30, 255])
+                            } else {
+                                Rgba([60, 40, 20, 255])
+                            }
+                        } else if x < 5 || y < 5 || x >= 35 || y >= 35 {
+                            Rgba([235, 225, 200, 255])
+                        } else {
+                            let on = ((x / k) + (y / (k + 1))) % 2 == 0;
+                            let v = if on { 220 } else { 40 };
+                            Rgba([v, (v + 30 * k as u8) % 255, 255 - v, 255])
+                        };
+                        img.put_pixel(20 + c as u32 * 40 + x, 20 + r as u32 * 40 + y, px);
+                    }
+                }
+            }
+        }
+        let grid = Grid {
+            origin: (20.0, 20.0),
+            pitch: (40.0, 40.0),
+            rows: 3,
+            cols: 4,
+        };
+        (img, grid)
+    }
+
+    #[test]
+    fn framed_cells_called_obstacles_are_tiles() {
+        let cfg = ReaderConfig::default();
+        let (img, grid) = board_frame(["1122", "3344", "5500"]);
+        let first = reading(grid, "AABB\nCCDD\n##..");
+        let other = reading(grid, "AABB\nCCDD\nEE..");
+        assert!(replaces(&first, &other, &img, &cfg));
+        // Frameless crates stay obstacles.
+        let (img, _) = board_frame(["1122", "3344", "9900"]);
+        assert!(!replaces(&first, &other, &img, &cfg));
+    }
+
+    #[test]
+    fn a_type_of_two_sprites_is_split() {
+        let cfg = ReaderConfig::default();
+        let (img, grid) = board_frame(["1122", "3344", "5566"]);
+        let merged = reading(grid, "AABB\nCCDD\nEEEE");
+        let split = reading(grid, "AABB\nCCDD\nEEFF");
+        assert!(replaces(&merged, &split, &img, &cfg));
+        // Splitting one sprite's tiles, or merging two types, is not taken.
+        let (img, _) = board_frame(["1122", "3344", "5555"]);
+        assert!(!replaces(&merged, &split, &img, &cfg));
+        assert!(!replaces(&split, &merged, &img, &cfg));
+    }
+
+    #[test]
+    fn readings_on_other_lattices_are_not_compared() {
+        let cfg = ReaderConfig::default();
+        let (img, grid) = board_frame(["1122", "3344", "5500"]);
+        let first = reading(grid, "AABB\nCCDD\n##..");
+        let half = Grid {
+            pitch: (40.0, 20.0),
+            rows: 6,
+            ..grid
+        };
+        let other = reading(half, "AABB\nAABB\nCCDD\nCCDD\nEE..\nEE..");
+        assert!(!replaces(&first, &other, &img, &cfg));
     }
 
     #[test]
