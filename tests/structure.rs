@@ -296,3 +296,46 @@ fn only_the_game_windows_and_the_command_line_reach_display_code() {
          `live`-gated inner module)"
     );
 }
+
+/// Whether `text` holds `word` followed by a space (when `spaced`) and then `digits` or more
+/// digits: "case0246", "session 14", "shot 5".
+fn names_a_number(text: &str, word: &str, spaced: bool, digits: usize) -> bool {
+    let lower = text.to_lowercase();
+    lower.match_indices(word).any(|(i, _)| {
+        let mut rest = &lower[i + word.len()..];
+        if spaced {
+            match rest.strip_prefix(' ') {
+                Some(r) => rest = r,
+                None => return false,
+            }
+        }
+        rest.chars().take_while(|c| c.is_ascii_digit()).count() >= digits
+    })
+}
+
+/// Source comments state behaviour and measured facts: none names a rendered fixture case
+/// (`caseNNNN`), a session or a single screenshot by number (history goes to CHANGELOG.md
+/// and to named tests). The fixture generator, which makes those names, is exempt.
+#[test]
+fn no_comment_names_a_fixture_case_a_session_or_a_shot() {
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let mut found = Vec::new();
+    for f in files
+        .iter()
+        .filter(|f| !f.ends_with("render/fixtures.rs"))
+    {
+        let text = std::fs::read_to_string(f).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let Some(at) = line.find("//") else { continue };
+            let comment = &line[at..];
+            if names_a_number(comment, "case", false, 4)
+                || names_a_number(comment, "session", true, 1)
+                || names_a_number(comment, "shot", true, 1)
+            {
+                found.push(format!("{}:{}: {}", f.display(), n + 1, comment.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "comments that narrate history:\n{}", found.join("\n"));
+}

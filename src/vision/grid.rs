@@ -337,7 +337,7 @@ fn locate_in(
         // autocorrelation shows no peak: full-width lines (a title bar) can bury the pitch
         // under its double. So is the other axis's pick (tiles about square), which is then
         // "borrowed": a sparse board's few rows under a title and a status bar showed no
-        // peak near the columns' 34 px (`case0262`: rows 60, 68, 78).
+        // peak near the columns' 34 px (rows 60, 68, 78).
         let own = |t: f32, pick: f32, other: &[f32], lags: &AxisLags| {
             lags.best_within(t / 1.25, t * 1.25)
                 .map(|l| (l, false))
@@ -350,10 +350,10 @@ fn locate_in(
         // An axis's pick may be borrowed, and so may the lag it stepped down from: a sparse
         // pastel board under JPEG whose rows' edges are its symbols' (dark triangles) more
         // than its tiles' showed no row peak near 43 at all, while the columns stepped
-        // from 43 down to 21 (`case1110`). A lattice borrowing such a lag is scored below
+        // from 43 down to 21. A lattice borrowing such a lag is scored below
         // the rest, like the coarser lattice below, and wins on its twins only: as the
         // top on area it had led the twins to a lattice at a third of the pitch
-        // (`case0526`: 220 borrowed).
+        // (220 borrowed).
         let lent = |a: &AxisLags| -> Vec<f32> {
             std::iter::once(a.pick)
                 .chain(a.coarser)
@@ -440,15 +440,15 @@ fn locate_in(
     // A lattice that cuts every tile across and down (pastel and dark boards whose
     // symbols' edges outdo the tiles' borders: halves or thirds on both axes) pairs less
     // picture area than the tiles' own, which explains each tile as one picture: 177 000
-    // against 158 000 (`case0693`, thirds), 207 000 against 188 000 (`case0342`, halves).
-    // Where the step was on one axis only, area still misleads (`case0378`: cells two
+    // against 158 000 (thirds), 207 000 against 188 000 (halves).
+    // Where the step was on one axis only, area still misleads (cells two
     // tiles wide, 196 000 against the tiles' 158 000).
     let coarser_on_both = |i: usize| {
         let (p, q) = (found[i].1.pitch, found[top].1.pitch);
         p.0 >= q.0 * 1.5 && p.1 >= q.1 * 1.5
     };
     // Cells of 2 × 2 tiles on a sparse board pair loosely too, and more area than the
-    // tiles' own lattice when the busy area left some partners out (`case1574`: 178 000
+    // tiles' own lattice when the busy area left some partners out (178 000
     // against 54 000); such cells are mostly ground, which the reader refuses anyway
     // (see [`super::animation::ground_through_tiles`]), so that lattice does not win here.
     let mostly_ground = |i: usize| {
@@ -484,10 +484,10 @@ pub(crate) fn tile_shaped(w: f32, h: f32) -> bool {
 /// cell spanning several tiles seldom has one (measured on the fixtures: 0.02–2.1 on the
 /// tiles' lattice, 7–15 at twice or three times its pitch), and a lattice at half the pitch
 /// over noise and JPEG twins its quarters less well than the tiles (4.0 against 1.0 on
-/// `case0154`). "Clearly" is the margin [`super::rephase`] uses for phases: under 30 %.
+/// one rendered board). "Clearly" is the margin [`super::rephase`] uses for phases: under 30 %.
 /// A lattice whose pitch on one axis was `borrowed` from the other (that axis showed no
 /// period near it) is weighed the same way: cells spanning several tiles pair loosely on
-/// area, but only the tiles' own lattice gives near twins (`case0262`: 2.6 against 11.5).
+/// area, but only the tiles' own lattice gives near twins (2.6 against 11.5).
 fn sharper_multiple(
     frame: &RgbaImage,
     found: &[(f32, Grid, Integral)],
@@ -535,7 +535,7 @@ fn sharper_multiple(
         return top;
     };
     // Pictures with near-exact twins already: a lattice with nearer ones is nearer only by
-    // noise (`case0934`, a clean PNG: the tiles' lattice 0.012, half the pitch down 0.004).
+    // noise (a clean PNG: the tiles' lattice 0.012, half the pitch down 0.004).
     if base <= super::NEAR_EXACT_TWINS {
         return top;
     }

@@ -281,8 +281,8 @@ fn read_legacy(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
             usize::MAX,
         );
         // Closing pairs side by side fails where the far tiles' partners lie past two
-        // sides (`case1218`: the busy area held the right 6 of 10 columns and 7 of 8 rows;
-        // growing left opened pairs only the bottom row closes). Then a few steps that
+        // sides (a rendered board whose busy area held the right 6 of 10 columns and 7 of 8
+        // rows: growing left opened pairs only the bottom row closes). Then a few steps that
         // take the most paired tiles are tried on a sparse reading (a quarter of its cells
         // empty: only empty stretches split a board's busy area), on lattices of up to
         // [`MAX_FALLBACK_CELLS`].
@@ -346,7 +346,7 @@ fn read_legacy(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     let pitch_before = reading.grid.pitch;
     let merged = merge_halves(&integral, frame, reading);
     // The busy area was measured at the fraction's pitch; at the tiles' own a sparse
-    // board's far tiles may lie past it as at first (`case0246`), so the growth that
+    // board's far tiles may lie past it as at first, so the growth that
     // closes open pairs is tried again.
     let grow_merged = merged.grid.pitch != pitch_before && !merged.unsure.is_empty() && !sized;
     let (integral, reading) = if grow_merged {
@@ -500,8 +500,8 @@ fn boundary_edge(frame: &RgbaImage, g: &Grid, a: Pos, b: Pos) -> f32 {
 /// The [`boundary_edge`] above which two neighbouring cells show separate objects: the step
 /// at the line is twice any inside them. Measured on every line trimmed as a frame or panel
 /// in the real screenshots (Brown Dust II's gold frame and margin, QQ's and its JPEG's
-/// panels above the board, Ele.me's): 0.0–1.4; between Brown Dust II's stone rabbits, which
-/// ring shot 5's board: 2.5 along the rows, 4.2 down the columns.
+/// panels above the board, Ele.me's): 0.0–1.4; between Brown Dust II's stone rabbits, where
+/// they ring a board: 2.5 along the rows, 4.2 down the columns.
 const SEPARATE: f32 = 2.0;
 
 /// Drops edge rows and columns that are not board: a line along the edge whose pictures
@@ -510,7 +510,7 @@ const SEPARATE: f32 = 2.0;
 /// goes, one line at a time, while at least two rows and columns remain. Neighbours with an
 /// outline between them at the lattice line ([`SEPARATE`]) are separate objects, not one
 /// picture drawn across: a ring of stones walling a board in repeats all along its lines too
-/// (Brown Dust II shot 5 lost its ring of stone rabbits to this rule).
+/// (a Brown Dust II board lost its ring of stone rabbits to this rule).
 fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bool>)) -> Reading {
     let (mut r, _) = detail;
     while r.grid.rows > 2 && r.grid.cols > 2 {
@@ -590,14 +590,14 @@ fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bo
 }
 
 /// How far (mean absolute difference per channel) every crossing along an edge line must be
-/// from the board's ground for the line to lie outside the board: Ele.me `ref-02`'s black
+/// from the board's ground for the line to lie outside the board: an Ele.me board's black
 /// side panel and wooden frame 80–181 off its tan ground; on gradient backgrounds the edge
 /// lines' crossings drift from the middle's by 18–30 (16 rendered fixtures).
 const ALIEN_GROUND: f32 = 50.0;
 
 /// Which edge lines (top, bottom, left, right) of a reading lie outside the board by its
 /// ground: where four pictures meet, the ground a board stands on shows between their
-/// corners, one colour over most of the board (Ele.me `ref-02`: 76–87 % of its crossings;
+/// corners, one colour over most of the board (Ele.me: 76–87 % of its crossings;
 /// QQ, whose tiles touch, shows their rims there: 38 %). A panel beside the board that pairs
 /// with itself (a red box drawn in lines, a caption) shows its own ground at every crossing.
 fn alien_edges(frame: &RgbaImage, r: &Reading) -> [bool; 4] {
@@ -670,7 +670,7 @@ fn drop_held_edges(
     let bottom = (start.rows - g.rows).saturating_sub(top);
     let right = (start.cols - g.cols).saturating_sub(left);
     // Nothing dropped, or chrome on both sides of an axis: a frame around the board,
-    // which bounds it as a panel does (Brown Dust II shot 4's gold frame).
+    // which bounds it as a panel does (a Brown Dust II board's gold frame).
     if top + left + bottom + right == 0 || (top > 0 && bottom > 0) || (left > 0 && right > 0) {
         return r;
     }
@@ -964,7 +964,7 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
             // and it put the lines 1-2 px up-left. It still differs from the run's own
             // median (the gap), so leading pixels farther than `GAP_TRIM` from that median
             // are dropped. The far end meets the next tile's outline and is left alone:
-            // trimming it too lost pastel boards (`case0182`, `case0190`).
+            // trimming it too lost two pastel boards.
             if hi - lo >= 2 {
                 let col = |d: i64| along(d).unwrap_or([f32::MAX; 3]);
                 let mut med = [0.0f32; 3];
@@ -1097,12 +1097,12 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
             }
         }
         // A median over the few walks that found an edge, when most did not, measures what
-        // stopped those few: on a noise ground with the lattice 3.5 px off (`case0153`, dark)
+        // stopped those few: on a dark noise ground with the lattice 3.5 px off
         // the tile's far edge lay beyond the walks' reach and 13 of 75 stopped on noise
         // specks in the open cell (after-margin -1.5 px, inside the bound below). Over the
         // fixtures and real files the walks found an edge on 59-100 % of a side elsewhere,
-        // except on four fixtures (18-40 %) whose readings this leaves as they were and
-        // `case0089` (20 %: origin 2.5 -> 2.0 px off the truth).
+        // except on five fixtures (18-40 %): four whose readings this leaves as they were and
+        // one moved from 2.5 to 2.0 px off the truth (20 %).
         if before.len() < 6
             || after.len() < 6
             || before.len() * 2 < tries_b
@@ -1143,7 +1143,7 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
     // A gap run whose middle lies inside the tiles' footprint is not the gap but part of a
     // tile drawn in a ground colour: pastel's 3-D edge at the bottom/right, 3-4 px of pink
     // that matches noise, pattern and gradient tones and is wider than a 2-3 px gap at
-    // 125-150 % (`case0250`: the run under the edge, 4 px, beat the 3-px gap beside it,
+    // 125-150 % (measured: the run under the edge, 4 px, beat the 3-px gap beside it,
     // -2.5 px where the gap lies +3). Then the footprint is taken when its gap shows ground
     // between the tiles too, and otherwise the line stays when it already lies between the
     // footprints (tiles that touch: no ground between them to confirm).
@@ -1245,7 +1245,8 @@ fn rephase(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> Readin
         Ok((n, _)) if shift_kept(&n, &r) => n,
         _ => return r,
     };
-    // `case0682`: a quarter cell off, shifted by a third, 4.5 px left to the gap's middle.
+    // A reading a quarter cell off, shifted by a third, lies 4.5 px left of the gap's
+    // middle; recentring takes it there.
     recentred(integral, frame, shifted, Some)
 }
 
@@ -1284,7 +1285,7 @@ fn shift_kept(shifted: &Reading, current: &Reading) -> bool {
 
 /// Moves the lattice onto the tiles' outline where it lies clearly off it (see
 /// [`outline`]): a board read a third of a cell off, whose pictures all still have twins
-/// (`case0066`: a full pastel board, every cell the lower two thirds of one tile and the
+/// (a full pastel board read with every cell the lower two thirds of one tile and the
 /// plain bottom strip of the one above). The shifted lattice is centred like the first
 /// reading and kept when its cells leave no more unsure and nine tenths of the tiles at
 /// least, as in [`rephase`].
@@ -1313,8 +1314,8 @@ fn onto_outline(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> R
 
 /// `after`, a reading on a lattice shifted by a fraction of a cell from `before`'s, without
 /// the edge lines the shift left with no tile where `before` had tiles: the far line then
-/// covered parts of the outermost tiles and now lies on the ground past them (`case1414`:
-/// moved a third of a cell down onto the outline, a seventh row of ground under six).
+/// covered parts of the outermost tiles and now lies on the ground past them (a board
+/// moved a third of a cell down onto the outline shows a seventh row of ground under six).
 /// Edge lines empty on both lattices stay, as on any reading.
 fn drop_emptied_edges(
     integral: &pixels::Integral,
@@ -1345,7 +1346,7 @@ fn drop_emptied_edges(
 /// each with another tile of its type as read: the distance is to the nearest picture in
 /// the sample, and where every type comes twice (a full board) a spread sample held few
 /// twins, so even at the right phase the nearest picture was often another type
-/// (`case0126`, a quarter cell off: 2.9 there, 1.1 a third of a cell back, not clearly
+/// (a board a quarter cell off: 2.9 there, 1.1 a third of a cell back, not clearly
 /// better; with the twins sampled 1.6 against 0.16).
 pub(crate) fn twin_sample(board: &Board) -> Vec<Pos> {
     let tiles: Vec<(Pos, u8)> = board.tiles().collect();
@@ -1386,7 +1387,7 @@ enum Growth {
 const GROW_LINES: usize = 6;
 
 /// Steps of the fallback growth by [`Growth::MorePaired`] on the first reading: two reach
-/// the far tiles of `case0841` and `case1218`; on a frame whose pairs never close (an
+/// the far tiles on the sparse rendered boards measured; on a frame whose pairs never close (an
 /// animation) every step costs up to 24 readings.
 const FALLBACK_STEPS: usize = 3;
 
@@ -1400,8 +1401,8 @@ const MAX_FALLBACK_CELLS: usize = 209;
 /// every pair it left open.
 ///
 /// A sparse board falls apart into groups of busy blocks, and a group under a quarter of
-/// the largest is dropped with the chrome (`case0055`: five columns of tiles beyond two
-/// cleared ones, 76 blocks against 439), so the first reading is a part of the board with
+/// the largest is dropped with the chrome (five columns of tiles beyond two cleared ones:
+/// 76 blocks against 439), so the first reading is a part of the board with
 /// its tiles' partners outside (11 unsure cells). Each step takes the growth of one side by
 /// 1 to [`GROW_LINES`] lines (its outermost line holding a tile) that is the best by `by`,
 /// and better than before; the grown board is kept only when no unsure cell is
@@ -1412,7 +1413,7 @@ const MAX_FALLBACK_CELLS: usize = 209;
 /// A step is the better by `by`: fewer unsure cells, or (after a change of pitch, when
 /// the missing part may lie on several sides) more tiles with a partner, then fewer unsure.
 /// Growing up by four rows can open one pair more than it closes, and only the columns
-/// beyond close them all (`case0246`: 13 unsure, 14 with the rows, 0 with the columns).
+/// beyond close them all (measured: 13 unsure, 14 with the rows, 0 with the columns).
 /// That search runs longer where the pairs never close: on the first reading of every
 /// frame it took the reading dump (8 400 readings) from 63 s to 116 s, for one fixture more
 /// in 1 000, so the first reading keeps to fewer unsure cells.
@@ -1539,7 +1540,7 @@ fn for_each_growth(
 /// A lattice that cuts every tile at the same place can find one picture everywhere (pastel
 /// tiles a quarter cell off: their plain bottoms, 93 of 95 pictures walled off as one crowded
 /// type, 2 tiles left). Where under half the pictures read as tiles (only a gate on the
-/// cost: Brown Dust II shot 5 has 40 tiles among 42 stones), shifts of a quarter, a third
+/// cost: a Brown Dust II board has 40 tiles among 42 stones), shifts of a quarter, a third
 /// and a half cell per axis are read; one that reads at least twice the tiles with no more
 /// unsure cells (tiles pair on the tiles' own lattice, halves of tiles do not) is taken, the
 /// most tiles first, and its lines centred like the first reading's.
@@ -1626,7 +1627,7 @@ pub(crate) fn twin_distance(
 /// Share of a parity's pairs whose right (lower) cell is its left (upper) cell's usual
 /// partner, at or above which that parity reads as halves of tiles. Not all: a symbol's
 /// stroke that reaches into a tile's lower half makes that half a type of its own in a few
-/// tiles (pastel `case0342`: 74 of 82 down, 106 of 112 across; `case0246`: 22 of 25). The
+/// tiles (pastel boards at half pitch: 74 of 82 down, 106 of 112 across; 22 of 25). The
 /// other parity, random neighbours, kept 17–64 % there. A real board can reach it too (QQ
 /// boards with every other row cleared: 84 of 89, the other parity untested), which is why a
 /// merge is kept only when it reads no worse.
@@ -1744,9 +1745,9 @@ const REF_MERGE: f32 = 1.0;
 /// colour before it is taken for a tile's 3-D side rather than the gap (see
 /// `refine_origin`). Over fixtures 0..1400 it moved 238 origins: 167 nearer the truth and 18
 /// farther, readings over 2 px off 150 -> 99 (mahjong 25 -> 5, dark 72 -> 46); no real
-/// file's reading changed. Session 14 chose the margin on fixtures 0..200: 6 lost a pastel
-/// pattern's gap (its tones differ that much within a gap), 14 no longer trimmed a dark
-/// side, 8 and 10 read alike.
+/// file's reading changed. On fixtures 0..200 a margin of 6 lost a pastel pattern's gap
+/// (its tones differ that much within a gap), 14 no longer trimmed a dark side, 8 and 10
+/// read alike.
 const GAP_TRIM: f32 = 10.0;
 
 /// Background reference colours shared by the samples near the same ring cells.
@@ -2061,8 +2062,8 @@ fn classify_empty_detail(
             // Two cells side by side cannot tell a cleared pair from two crates by their
             // arrangement; the ground showing between the tiles can. Where that ground is
             // the ring's own, the board has no ground of its own for these cells to be:
-            // they are objects on it (stones and crates that clump, `case0249`, `0349`,
-            // `0364`: 52-87 off the ground between the tiles). QQ's board ground differs
+            // they are objects on it (stones and crates that clump: 52-87 off the ground
+            // between the tiles on the rendered boards measured). QQ's board ground differs
             // from its ring, and its touching tiles show their light rims at the crossings,
             // no colour of its ring, so its empties still pass by their arrangement.
             let between = gap(cut);
@@ -2120,7 +2121,7 @@ fn classify_empty_detail(
 }
 
 /// How near (mean absolute difference per channel) the flattest cells must be to the ground
-/// seen where four tiles meet to be cleared ground: Ele.me `ref-02`'s two empties 0.6 off;
+/// seen where four tiles meet to be cleared ground: Ele.me's cleared cells 0.6 off;
 /// the crates and stones of the seven rendered fixtures where this is asked, 52–119.
 const GAP_MATCH: f32 = 12.0;
 
@@ -2288,12 +2289,12 @@ type Frame = [[f32; 3]; 4 * cells::FRAME_STRIPS];
 /// patches straddle the 2-px highlight). The frame is the whole band along each side, so
 /// an offset the lattice has moves every tile's profile alike. Measured (mean distance to
 /// the common profile) on the 200 rendered fixtures, true and found lattices: tiles 0–13.4
-/// (13.4 only on `case0153`'s found lattice, 3.5 px off), stones and crates 17.2–130 (25.3
+/// (13.4 only on a found lattice 3.5 px off), stones and crates 17.2–130 (25.3
 /// and more on lattices within 3 px). Real boards whose pictures run to their tiles' edges
 /// (QQ full boards, Brown Dust II, Ele.me) share no frame by this measure: 0–44 % of their
-/// cells within 16 (Brown Dust II shot 5: 51 %, its 42 stone rabbits alike), so the rule
-/// stays out of them; only small late boards come to 61–78 % (QQ's last 14–22 tiles,
-/// httprunner's 8 cells), where their obstacles already read as such, 50 and more off.
+/// cells within 16 (Brown Dust II up to 51 %, with 42 stone rabbits alike), so the rule
+/// stays out of them; only small late boards come to 61–78 % (QQ's last 14–22 tiles, a
+/// board of 8 cells), where their obstacles already read as such, 50 and more off.
 fn frameless_group(
     group: &[usize],
     frame_of: &dyn Fn(usize) -> Option<Frame>,
@@ -2404,7 +2405,7 @@ fn obstacle_groups(
         }
     }
     // A group that shows the frame the board's tiles share is tiles, though a symbol hides
-    // its face corners: small dark tiles (28 x 32 px, `case0765`) whose triangle's base
+    // its face corners: small dark tiles (28 x 32 px) whose triangle's base
     // covers both bottom corners and whose slope reaches a top one (30.4 off the face, the
     // bound 30).
     let framed = |g: usize| frame.as_ref().is_some_and(|f| f.framed[g]);
@@ -2418,8 +2419,8 @@ fn obstacle_groups(
     if odd_ones.len() == 1 {
         return (odd_ones, far_cells);
     }
-    // Several faceless groups: Ele.me's food fills its tiles to three corners (every tile of
-    // `ref-02` within 6 of the face in one corner, no more), but no tile hides its face in
+    // Several faceless groups: Ele.me's food fills its tiles to three corners (every tile
+    // within 6 of the face in one corner, no more), but no tile hides its face in
     // all four, and its crates show it in none (60 and more off): a single group that shows
     // it nowhere is the obstacles.
     let mut bare = vec![(0usize, 0usize); ng];
@@ -2654,7 +2655,7 @@ mod tests {
     /// A board whose flattest cells the ring does not explain: scattered singles are its
     /// obstacles (they stay non-empty), a run of three along a row is its own ground (QQ's
     /// empties differ from the ring), and so is a pair beside each other only when more
-    /// cells show the arrangement (two adjacent stones in `case0005`).
+    /// cells show the arrangement (two adjacent stones).
     #[test]
     fn scattered_flat_cells_are_not_ground() {
         let ring = vec![flat_cell([200.0, 180.0, 150.0], 2.0); 20];
