@@ -321,10 +321,7 @@ fn no_comment_names_a_fixture_case_a_session_or_a_shot() {
     let mut files = Vec::new();
     rust_files(Path::new("src"), &mut files);
     let mut found = Vec::new();
-    for f in files
-        .iter()
-        .filter(|f| !f.ends_with("render/fixtures.rs"))
-    {
+    for f in files.iter().filter(|f| !f.ends_with("render/fixtures.rs")) {
         let text = std::fs::read_to_string(f).unwrap();
         for (n, line) in text.lines().enumerate() {
             let Some(at) = line.find("//") else { continue };
@@ -337,5 +334,9 @@ fn no_comment_names_a_fixture_case_a_session_or_a_shot() {
             }
         }
     }
-    assert!(found.is_empty(), "comments that narrate history:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "comments that narrate history:\n{}",
+        found.join("\n")
+    );
 }

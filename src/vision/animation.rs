@@ -126,7 +126,8 @@ pub fn find_link_line(frame: &RgbaImage, grid: &Grid) -> Option<String> {
             pw,
             &bounds,
             |t| (t, y),
-            |t, s| (t, y + s * off),
+            |t, d| (t, y + d),
+            off,
             r < 0 || r == grid.rows as i32,
         ) {
             return Some(format!("row {r}, x {}..{}", span.0, span.1));
@@ -144,7 +145,8 @@ pub fn find_link_line(frame: &RgbaImage, grid: &Grid) -> Option<String> {
             ph,
             &bounds,
             |t| (x, t),
-            |t, s| (x + s * off, t),
+            |t, d| (x + d, t),
+            off,
             c < 0 || c == grid.cols as i32,
         ) {
             return Some(format!("column {c}, y {}..{}", span.0, span.1));
@@ -155,7 +157,9 @@ pub fn find_link_line(frame: &RgbaImage, grid: &Grid) -> Option<String> {
 
 /// Scans one centre line from `range.0` to `range.1` for a thin constant-colour run of at
 /// least 0.8 pitch that crosses one of `bounds`; `ring` when the line is the ring around
-/// the board.
+/// the board. `side(t, d)` is the point `d` pixels across the line from its point `t`, and
+/// `off` how far across the run's sides are sampled.
+#[allow(clippy::too_many_arguments)]
 fn scan(
     px: &impl Fn(i64, i64) -> Option<[f32; 3]>,
     range: (i64, i64),
@@ -163,16 +167,55 @@ fn scan(
     bounds: &[f32],
     on: impl Fn(i64) -> (i64, i64),
     side: impl Fn(i64, i64) -> (i64, i64),
+    off: i64,
     ring: bool,
 ) -> Option<(i64, i64)> {
     let min_len = (pitch * 0.8) as i64;
-    // A link is drawn from cell centre to cell centre (with a dot at each corner), so both
-    // ends of its run lie near a centre; a bar or a border of other chrome (a progress bar
-    // under the board, a toolbar) ends anywhere.
+    // A link is drawn from cell centre to cell centre, so each end of its run lies near a
+    // centre, or in the ring where the link turns: a game routes the part of a link that
+    // leaves the board wherever it likes there (along the board's edge, not always along
+    // the ring cells' centres). A bar or a border of other chrome (a progress bar under the
+    // board, a toolbar) ends anywhere and does not start at a centre.
     let first = bounds.first().copied().unwrap_or(0.0);
     let near_centre = |t: i64| {
         let u = (t as f32 - first) / pitch - 0.5;
         (u - u.round()).abs() * pitch <= (pitch * 0.2).max(3.0)
+    };
+    // Beyond the board's outer bounds by more than a sixth of a pitch: only there do games
+    // route a link off the cells' centre lines.
+    let last = bounds.last().copied().unwrap_or(0.0);
+    let in_ring = |t: i64| {
+        let t = t as f32;
+        t < first - pitch * 0.15 || t > last + pitch * 0.15
+    };
+    // The link turns at the run's end: to one side, from a fifth to a third of a pitch out,
+    // the run's colour crosses that offset as a thin band that ends where the run ends (the
+    // other leg of the corner). A plain face or ground around the end is not thin there.
+    // `inward` is the direction back along the run.
+    let turns = |end: i64, inward: i64, c: [f32; 3]| {
+        let near = (pitch * 0.2).round() as i64;
+        let far = (pitch * 0.34).round() as i64;
+        let thick = ((pitch * 0.2).round() as i64).max(4);
+        let is_c = |t: i64, d: i64| {
+            let (x, y) = side(t, d);
+            px(x, y).is_some_and(|p| colour_dist(p, c) <= 20.0)
+        };
+        [-1i64, 1].iter().any(|&s| {
+            (near..=far).all(|d| {
+                let d = s * d;
+                // Outside the corner, beyond the run's end: not the line.
+                if is_c(end - inward * 2, d) {
+                    return false;
+                }
+                let Some(k0) = (0..=3).find(|&k| is_c(end + inward * k, d)) else {
+                    return false;
+                };
+                let band = (k0..k0 + thick + 1)
+                    .take_while(|&k| is_c(end + inward * k, d))
+                    .count() as i64;
+                band <= thick
+            })
+        })
     };
     let mut start = range.0;
     let mut colour: Option<[f32; 3]> = None;
@@ -184,14 +227,16 @@ fn scan(
         let crosses = bounds
             .iter()
             .any(|&q| q > (a + 2) as f32 && q < (b - 2) as f32);
-        if !crosses || !near_centre(a) || !near_centre(b) {
+        let ends = (near_centre(a) && (near_centre(b) || (in_ring(b) && turns(b - 1, -1, c))))
+            || (near_centre(b) && in_ring(a) && turns(a, 1, c));
+        if !crosses || !ends {
             return false;
         }
         // Thin: both sides differ from the run at three points along it.
         [1, 2, 3].iter().all(|&k| {
             let m = a + (b - a) * k / 4;
             let ok = |s: i64| {
-                let (x, y) = side(m, s);
+                let (x, y) = side(m, s * off);
                 px(x, y).is_none_or(|p| colour_dist(p, c) > 40.0)
             };
             ok(-1) && ok(1)
@@ -199,8 +244,8 @@ fn scan(
             // In the ring, one ground on both sides at the middle (a link there runs over
             // background): a frame or panel edge along the board has different sides.
             let m = (a + b) / 2;
-            let (x0, y0) = side(m, -1);
-            let (x1, y1) = side(m, 1);
+            let (x0, y0) = side(m, -off);
+            let (x1, y1) = side(m, off);
             match (px(x0, y0), px(x1, y1)) {
                 (Some(p), Some(q)) => colour_dist(p, q) <= 40.0,
                 _ => false,
@@ -236,6 +281,86 @@ fn scan(
 mod tests {
     use super::*;
     use image::Rgba;
+
+    /// A 3x4 board of 40 px tiles at (40, 40) on blue ground: cream faces with a dark mark
+    /// above and below each centre line (so a run along it has dark sides) and 6 px face
+    /// margins; `paint` draws over it.
+    fn board_frame(paint: impl Fn(u32, u32) -> Option<Rgba<u8>>) -> (RgbaImage, Grid) {
+        let grid = Grid {
+            origin: (40.0, 40.0),
+            pitch: (40.0, 40.0),
+            rows: 3,
+            cols: 4,
+        };
+        let img = RgbaImage::from_fn(280, 240, |x, y| {
+            if let Some(p) = paint(x, y) {
+                return p;
+            }
+            let (u, v) = ((x as f32 - 40.0) / 40.0, (y as f32 - 40.0) / 40.0);
+            if u < 0.0 || v < 0.0 || u >= 4.0 || v >= 3.0 {
+                return Rgba([48, 76, 112, 255]);
+            }
+            let (fx, fy) = (u.fract() * 40.0, v.fract() * 40.0);
+            if (fx - 20.0).abs() < 14.0 && (6.0..16.0).contains(&(fy - 20.0).abs()) {
+                Rgba([30, 30, 30, 255])
+            } else {
+                Rgba([235, 225, 200, 255])
+            }
+        });
+        (img, grid)
+    }
+
+    fn red() -> Option<Rgba<u8>> {
+        Some(Rgba([220, 20, 20, 255]))
+    }
+
+    /// A link from the bottom row's first tile to its last that leaves the board and runs
+    /// along its edge (off the ring cells' centre line) is found by its legs, which start
+    /// at a tile's centre and turn where the link turns.
+    #[test]
+    fn a_link_routed_along_the_board_edge_is_found() {
+        // Centres of (2, 0) and (2, 3): x 60 and 180, y 140; the board ends at y 160 and the
+        // link runs 26 px below it, 8 px off the ring cells' centre line (y 180).
+        let (img, grid) = board_frame(|x, y| {
+            let leg = (140..190).contains(&y) && ((57..63).contains(&x) || (177..183).contains(&x));
+            let run = (186..190).contains(&y) && (57..183).contains(&x);
+            (leg || run).then(red).flatten()
+        });
+        let found = find_link_line(&img, &grid);
+        assert!(
+            found.as_deref().is_some_and(|p| p.starts_with("column")),
+            "{found:?}"
+        );
+        assert!(check_link_line(&img, &grid).is_err());
+    }
+
+    /// A bar from a tile's centre across the seam into the next tile that ends there without
+    /// turning is no link, and neither is the plain board.
+    #[test]
+    fn a_bar_that_does_not_turn_and_a_plain_board_are_no_link() {
+        // From the centre of (0, 1) (x 100, y 60) down to y 115, 15 px off (1, 1)'s centre.
+        let (img, grid) = board_frame(|x, y| {
+            ((60..115).contains(&y) && (97..103).contains(&x))
+                .then(red)
+                .flatten()
+        });
+        assert_eq!(find_link_line(&img, &grid), None);
+        let (plain, grid) = board_frame(|_, _| None);
+        assert_eq!(find_link_line(&plain, &grid), None);
+    }
+
+    /// A run of face colour along a row's centre from the board's edge to a mark at a tile's
+    /// centre is no link, though the face's margin beside its start is a thin band of its
+    /// colour: a link turns off the centre lines only outside the board.
+    #[test]
+    fn a_face_coloured_run_from_the_board_edge_is_no_link() {
+        // A dark dot at the centre of (1, 2) (x 140, y 100); from x 40 to it the faces and
+        // seams of row 1 read as one cream run, its sides marked.
+        let (img, grid) = board_frame(|x, y| {
+            ((97..103).contains(&y) && (138..142).contains(&x)).then_some(Rgba([30, 30, 30, 255]))
+        });
+        assert_eq!(find_link_line(&img, &grid), None);
+    }
 
     /// Opaque tiles hide the ground; small sprites at the same places show it through.
     #[test]
