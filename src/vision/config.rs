@@ -116,14 +116,16 @@ pub struct ReaderConfig {
     /// with obstacles shows one. Pictures of three or more kinds called obstacles are
     /// tiles the reading could not pair: its lattice or its types are wrong.
     pub max_obstacle_looks: usize,
-    /// Cells one reading calls obstacles and another, on the same grid, a tile type are
-    /// tiles when their outer rings stand at most this far (median over the cells of
-    /// [`super::pictures::frame_distance`]) from the ring the agreed tiles share (per-block
-    /// median): a tile set shares one frame (border, bevel, 3-D side), obstacles are drawn
-    /// without it. Where the two readers disagreed so on a deal: KShisen's tiles 0.0–2.7
-    /// (4 frames, live and captured), the rendered fixtures' obstacles 5.9–35 (42 frames of
-    /// 0..400). Late in a game a tile's ring takes in its neighbours' 3-D sides and shadows
-    /// (10–29 on KShisen), so this only settles a disagreement, never makes obstacles.
+    /// Cells one reading calls obstacles or ground and another, on the same grid, a tile
+    /// type are tiles when their outer rings stand at most this far (median over the cells
+    /// of [`super::pictures::frame_distance`]) from the ring the agreed tiles share
+    /// (per-block median): a tile set shares one frame (border, bevel, 3-D side), obstacles
+    /// and the ground are drawn without it. Where the two readers disagreed so on a deal:
+    /// KShisen's tiles 0.0–2.7 (4 frames, live and captured; 0.0–0.1 on 4 frames of its
+    /// second set, one of them 72 tiles read as ground), the rendered fixtures' obstacles
+    /// 7.7–106 (43 frames of 0..400). Late in a game a tile's ring takes in its neighbours'
+    /// 3-D sides and shadows (10–29 on KShisen), so this only settles a disagreement, never
+    /// makes obstacles.
     pub obstacle_frame_max: f32,
     /// Share of a parity's neighbour pairs whose second cell is its first cell's usual
     /// partner, at or above which the lattice cuts tiles in two along that axis

@@ -112,10 +112,10 @@ pub fn doubt_mixed_obstacles(frame: &RgbaImage, reading: &mut Reading, cfg: &Rea
 /// they share a lattice (pitch within 5 %, origins a whole number of cells apart, extents
 /// free to differ by lines both read as empty) and differ in one of two ways that the
 /// pictures settle, and in no other:
-/// - cells `first` calls obstacles and `other` tiles show the frame the agreed tiles share
-///   (the median of their rings' distances from the agreed tiles' per-block median ring is
-///   at most [`ReaderConfig::obstacle_frame_max`]): tiles of a set share one frame,
-///   obstacles are drawn without it;
+/// - cells `first` calls obstacles or ground (or leaves off its board) and `other` tiles
+///   show the frame the agreed tiles share (the median of their rings' distances from the
+///   agreed tiles' per-block median ring is at most [`ReaderConfig::obstacle_frame_max`]):
+///   tiles of a set share one frame, obstacles and the ground are drawn without it;
 /// - a type of `first` that `other` splits in two holds two sprites: every picture of one
 ///   part is farther from the other part than from its own.
 pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &ReaderConfig) -> bool {
@@ -146,17 +146,14 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     };
     let (r0, r1) = (0.min(dr), (a.rows() as i64).max(b.rows() as i64 + dr));
     let (c0, c1) = (0.min(dc), (a.cols() as i64).max(b.cols() as i64 + dc));
-    let mut contested: Vec<Pos> = Vec::new();
-    let mut agreed: Vec<(Pos, u8, u8)> = Vec::new();
+    // Cells of `first`'s lattice (row, column), which may lie outside its board.
+    let mut contested: Vec<(i64, i64)> = Vec::new();
+    let mut agreed: Vec<((i64, i64), u8, u8)> = Vec::new();
     for r in r0..r1 {
         for c in c0..c1 {
             match (at(a, r, c), at(b, r - dr, c - dc)) {
-                (Cell::Obstacle, Cell::Tile(_)) if r >= 0 && c >= 0 => {
-                    contested.push(Pos::new(r as usize, c as usize))
-                }
-                (Cell::Tile(x), Cell::Tile(y)) if r >= 0 && c >= 0 => {
-                    agreed.push((Pos::new(r as usize, c as usize), x, y))
-                }
+                (Cell::Obstacle | Cell::Empty, Cell::Tile(_)) => contested.push((r, c)),
+                (Cell::Tile(x), Cell::Tile(y)) => agreed.push(((r, c), x, y)),
                 (x, y) if x == y => {}
                 _ => return false,
             }
@@ -186,7 +183,7 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     }
     let (w, h) = frame.dimensions();
     let integral = Integral::new(frame, 0, 0, w as i64, h as i64);
-    let pic = |p: Pos| describe(&integral, ga.cell_rect(p.row as i32, p.col as i32), cfg);
+    let pic = |(r, c): (i64, i64)| describe(&integral, ga.cell_rect(r as i32, c as i32), cfg);
     if !contested.is_empty() {
         let agreed: Vec<Picture> = agreed.iter().filter_map(|e| pic(e.0)).collect();
         let contested: Vec<Picture> = contested.iter().filter_map(|&p| pic(p)).collect();
@@ -342,6 +339,23 @@ mod tests {
         assert!(replaces(&first, &other, &img, &cfg));
         // Frameless crates stay obstacles.
         let (img, _) = board_frame(["1122", "3344", "9900"]);
+        assert!(!replaces(&first, &other, &img, &cfg));
+    }
+
+    #[test]
+    fn framed_cells_called_ground_are_tiles() {
+        let cfg = ReaderConfig::default();
+        let (img, grid) = board_frame(["1122", "3344", "5500"]);
+        let other = reading(grid, "AABB\nCCDD\nEE..");
+        let first = reading(grid, "AABB\nCCDD\n....");
+        assert!(replaces(&first, &other, &img, &cfg));
+        // The same pair on a line outside `first`'s board.
+        let short = Grid { rows: 2, ..grid };
+        let first = reading(short, "AABB\nCCDD");
+        assert!(replaces(&first, &other, &img, &cfg));
+        // Ground called tiles stays ground.
+        let (img, _) = board_frame(["1122", "3344", "0000"]);
+        let first = reading(grid, "AABB\nCCDD\n....");
         assert!(!replaces(&first, &other, &img, &cfg));
     }
 
