@@ -127,6 +127,19 @@ pub struct ReaderConfig {
     /// 3-D sides and shadows (10–29 on KShisen), so this only settles a disagreement, never
     /// makes obstacles.
     pub obstacle_frame_max: f32,
+    /// A type whose pictures fall into two groups is two types when the longest edge of
+    /// its spanning tree ([`super::pictures::distance`]) is at least this. Measured on the
+    /// default reader's readings with both groups even and of 4 or more tiles: one type in
+    /// truth, 6.1 at most (rendered 0..200, KShisen's 92 frames of two sets, llk-real); two
+    /// colourings of one letter taken for one type (KShisen's alphabet tiles), 45.7–46.4.
+    pub type_split_gap: f32,
+    /// ... and at least this many times the longest edge left inside the two groups: one
+    /// type, 1.6 at most (as above); two, 91–93.
+    pub type_split_ratio: f32,
+    /// ... and each group even and at least this many tiles: a game tints one tile for a
+    /// selection and two for a removal, so two tinted tiles of a type of four are no
+    /// second type.
+    pub type_split_min_part: usize,
     /// Share of a parity's neighbour pairs whose second cell is its first cell's usual
     /// partner, at or above which the lattice cuts tiles in two along that axis
     /// ([`super::halves`]). Not all: a symbol's stroke reaching into a tile's lower half
@@ -169,6 +182,9 @@ impl Default for ReaderConfig {
             obstacle_look_gap: 9.0,
             max_obstacle_looks: 2,
             obstacle_frame_max: 4.0,
+            type_split_gap: 20.0,
+            type_split_ratio: 8.0,
+            type_split_min_part: 4,
             halves_kept: 0.85,
             halves_min_types: 4,
         }

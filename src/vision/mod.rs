@@ -185,8 +185,23 @@ fn read_one(choice: ReaderChoice, frame: &RgbaImage, at: Target) -> Result<Readi
 /// 200 exact, every reading sure) and misreads KShisen's 3-D tiles, mostly with tiles of
 /// many faces left as obstacles, which [`verdict::doubt_mixed_obstacles`] marks unsure;
 /// the stage reader reads KShisen. On a known grid the legacy reader's link-line refusal
-/// stands.
+/// stands. Whichever reading is given, a type that holds two sprites is split
+/// ([`verdict::split_two_sprite_types`]); after the choice, so that the choice still sees
+/// the readers disagree on it.
 pub fn read_auto(
+    choice: ReaderChoice,
+    frame: &RgbaImage,
+    at: Target,
+) -> (Result<Reading, ReadError>, ReaderChoice) {
+    let (mut got, who) = choose(choice, frame, at);
+    if let Ok(r) = &mut got {
+        verdict::split_two_sprite_types(frame, r, &ReaderConfig::default());
+    }
+    (got, who)
+}
+
+/// The reading [`read_auto`] gives, before types are split.
+fn choose(
     choice: ReaderChoice,
     frame: &RgbaImage,
     at: Target,

@@ -194,7 +194,7 @@ pub struct Grouping {
 }
 
 /// The minimum spanning tree of the pictures' distances (Prim's, O(n²)), as (a, b, d).
-fn spanning_tree(pics: &[&Picture]) -> (Vec<(usize, usize, f32)>, Vec<f32>) {
+pub(crate) fn spanning_tree(pics: &[&Picture]) -> (Vec<(usize, usize, f32)>, Vec<f32>) {
     let n = pics.len();
     let mut nearest = vec![f32::INFINITY; n];
     let mut best = vec![(f32::INFINITY, usize::MAX); n];

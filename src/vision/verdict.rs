@@ -7,7 +7,7 @@
 //! hardly any tiles shows no board. Each refusal says what was counted.
 
 use super::config::ReaderConfig;
-use super::pictures::{describe, distance, frame_distance, shape_distance, Picture};
+use super::pictures::{describe, distance, frame_distance, shape_distance, spanning_tree, Picture};
 use super::pixels::Integral;
 use super::{ReadError, Reading};
 use crate::board::{Cell, Pos};
@@ -62,8 +62,7 @@ pub fn obstacle_looks(frame: &RgbaImage, reading: &Reading, cfg: &ReaderConfig) 
     if cells.len() < 2 {
         return cells.len();
     }
-    let (w, h) = frame.dimensions();
-    let integral = Integral::new(frame, 0, 0, w as i64, h as i64);
+    let integral = around(frame, &[&reading.grid]);
     let pics: Vec<_> = cells
         .iter()
         .filter_map(|p| {
@@ -106,6 +105,96 @@ pub fn doubt_mixed_obstacles(frame: &RgbaImage, reading: &mut Reading, cfg: &Rea
             reading.unsure.push(p);
         }
     }
+}
+
+/// Splits each type of `reading` whose pictures fall into two tight groups far apart: tiles
+/// of a type are drawn from one sprite, so a type that holds two (a reader that took two
+/// colourings of one shape for one type) is two types. The longest edge of the type's
+/// spanning tree (by [`distance`]) must be at least [`ReaderConfig::type_split_gap`] and
+/// [`ReaderConfig::type_split_ratio`] times the longest edge left inside the two groups,
+/// and both groups even and of at least [`ReaderConfig::type_split_min_part`] tiles (a game
+/// tints one or two tiles to show a selection or a removal, never four). Returns how many
+/// types were split.
+pub fn split_two_sprite_types(
+    frame: &RgbaImage,
+    reading: &mut Reading,
+    cfg: &ReaderConfig,
+) -> usize {
+    let mut by_type: std::collections::BTreeMap<u8, Vec<Pos>> = Default::default();
+    for (p, t) in reading.board.tiles() {
+        by_type.entry(t).or_default().push(p);
+    }
+    // New types take the type alphabet's first unused chars.
+    let mut unused = crate::board::TYPE_ALPHABET
+        .iter()
+        .copied()
+        .filter(|t| !by_type.contains_key(t))
+        .collect::<Vec<u8>>()
+        .into_iter();
+    let big: Vec<Vec<Pos>> = by_type
+        .into_values()
+        .filter(|ps| ps.len() >= 2 * cfg.type_split_min_part)
+        .collect();
+    if big.is_empty() {
+        return 0;
+    }
+    let integral = around(frame, &[&reading.grid]);
+    let mut split = 0;
+    for cells in big {
+        let pics: Vec<Picture> = cells
+            .iter()
+            .filter_map(|p| {
+                describe(
+                    &integral,
+                    reading.grid.cell_rect(p.row as i32, p.col as i32),
+                    cfg,
+                )
+            })
+            .collect();
+        if pics.len() != cells.len() {
+            continue;
+        }
+        let refs: Vec<&Picture> = pics.iter().collect();
+        let (mut edges, _) = spanning_tree(&refs);
+        edges.sort_by(|a, b| a.2.total_cmp(&b.2));
+        let Some(&(_, _, gap)) = edges.last() else {
+            continue;
+        };
+        let within = edges.len().checked_sub(2).map_or(0.0, |i| edges[i].2);
+        if gap < cfg.type_split_gap || gap < cfg.type_split_ratio * within {
+            continue;
+        }
+        // The two groups: the tree without its longest edge.
+        let mut parent: Vec<usize> = (0..refs.len()).collect();
+        fn root(parent: &[usize], mut i: usize) -> usize {
+            while parent[i] != i {
+                i = parent[i];
+            }
+            i
+        }
+        for &(a, b, _) in &edges[..edges.len() - 1] {
+            let (x, y) = (root(&parent, a), root(&parent, b));
+            parent[x] = y;
+        }
+        let first = root(&parent, 0);
+        let part: Vec<Pos> = (0..cells.len())
+            .filter(|&i| root(&parent, i) != first)
+            .map(|i| cells[i])
+            .collect();
+        let rest = cells.len() - part.len();
+        let even_and_big = |n: usize| n.is_multiple_of(2) && n >= cfg.type_split_min_part;
+        if !even_and_big(part.len()) || !even_and_big(rest) {
+            continue;
+        }
+        let Some(new) = unused.next() else {
+            break;
+        };
+        for p in part {
+            reading.board.set(p, Cell::Tile(new));
+        }
+        split += 1;
+    }
+    split
 }
 
 /// Whether `other`'s reading of the frame should replace `first`'s, both sure. Only where
@@ -181,8 +270,7 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     if agreed.len() < 4 {
         return false;
     }
-    let (w, h) = frame.dimensions();
-    let integral = Integral::new(frame, 0, 0, w as i64, h as i64);
+    let integral = around(frame, &[ga, gb]);
     let pic = |(r, c): (i64, i64)| describe(&integral, ga.cell_rect(r as i32, c as i32), cfg);
     if !contested.is_empty() {
         let agreed: Vec<Picture> = agreed.iter().filter_map(|e| pic(e.0)).collect();
@@ -234,6 +322,21 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
         }
     }
     true
+}
+
+/// The summed-area table of the part of `frame` the grids cover, one pitch around: every
+/// cell these checks describe lies there (a whole 1080p frame costs milliseconds).
+fn around(frame: &RgbaImage, grids: &[&crate::geometry::Grid]) -> Integral {
+    let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+    for g in grids {
+        let (x, y, w, h) = g.bounds();
+        x0 = x0.min(x - g.pitch.0);
+        y0 = y0.min(y - g.pitch.1);
+        x1 = x1.max(x + w + g.pitch.0);
+        y1 = y1.max(y + h + g.pitch.1);
+    }
+    let (x0, y0) = (x0.floor() as i64, y0.floor() as i64);
+    Integral::new(frame, x0, y0, x1.ceil() as i64 - x0, y1.ceil() as i64 - y0)
 }
 
 /// The median of `v` (the upper one of an even count; 0 when empty).
@@ -357,6 +460,24 @@ mod tests {
         let (img, _) = board_frame(["1122", "3344", "0000"]);
         let first = reading(grid, "AABB\nCCDD\n....");
         assert!(!replaces(&first, &other, &img, &cfg));
+    }
+
+    #[test]
+    fn a_type_holding_two_sprites_becomes_two_types() {
+        let cfg = ReaderConfig::default();
+        let (img, grid) = board_frame(["1111", "2222", "3300"]);
+        let mut r = reading(grid, "AAAA\nAAAA\nBB..");
+        assert_eq!(split_two_sprite_types(&img, &mut r, &cfg), 1);
+        let want = Board::parse("AAAA\nCCCC\nBB..").unwrap();
+        assert_eq!(r.board.renaming_mismatches(&want), Some(vec![]));
+        // One sprite stays one type.
+        let (img, _) = board_frame(["1111", "1111", "3300"]);
+        let mut r = reading(grid, "AAAA\nAAAA\nBB..");
+        assert_eq!(split_two_sprite_types(&img, &mut r, &cfg), 0);
+        // Two tiles unlike the rest are a tint (a removal's pair), not a second type.
+        let (img, _) = board_frame(["1111", "1122", "3300"]);
+        let mut r = reading(grid, "AAAA\nAAAA\nBB..");
+        assert_eq!(split_two_sprite_types(&img, &mut r, &cfg), 0);
     }
 
     #[test]
