@@ -267,9 +267,24 @@ pub fn cut_between(mut dists: Vec<f32>, cfg: &ReaderConfig) -> f32 {
 
 /// Groups pictures by single linkage under the frame's own cut.
 pub fn group(pics: &[&Picture], cfg: &ReaderConfig) -> Grouping {
-    let n = pics.len();
     let (edges, nearest) = spanning_tree(pics);
     let cut = cut_between(edges.iter().map(|e| e.2).collect(), cfg);
+    let (group, groups) = single_linkage(pics.len(), &edges, cut);
+    Grouping {
+        group,
+        groups,
+        cut,
+        nearest,
+    }
+}
+
+/// The components of `n` items joined by the `edges` (a, b, d) shorter than `cut`: each
+/// item's component index (numbered in order of first item) and the component count.
+pub(crate) fn single_linkage(
+    n: usize,
+    edges: &[(usize, usize, f32)],
+    cut: f32,
+) -> (Vec<usize>, usize) {
     let mut parent: Vec<usize> = (0..n).collect();
     fn find(p: &mut [usize], mut i: usize) -> usize {
         while p[i] != i {
@@ -278,7 +293,7 @@ pub fn group(pics: &[&Picture], cfg: &ReaderConfig) -> Grouping {
         }
         i
     }
-    for &(a, b, d) in &edges {
+    for &(a, b, d) in edges {
         if d < cut {
             let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
             parent[ra] = rb;
@@ -295,12 +310,7 @@ pub fn group(pics: &[&Picture], cfg: &ReaderConfig) -> Grouping {
         }
         *g = index[r];
     }
-    Grouping {
-        group,
-        groups,
-        cut,
-        nearest,
-    }
+    (group, groups)
 }
 
 #[cfg(test)]

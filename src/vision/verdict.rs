@@ -7,10 +7,13 @@
 //! hardly any tiles shows no board. Each refusal says what was counted.
 
 use super::config::ReaderConfig;
-use super::pictures::{describe, distance, frame_distance, shape_distance, spanning_tree, Picture};
+use super::pictures::{
+    describe, distance, frame_distance, shape_distance, single_linkage, spanning_tree, Picture,
+};
 use super::pixels::Integral;
 use super::{ReadError, Reading};
 use crate::board::{Cell, Pos};
+use crate::geometry::Grid;
 use image::RgbaImage;
 
 /// What the cells of a candidate board came to.
@@ -63,33 +66,15 @@ pub fn obstacle_looks(frame: &RgbaImage, reading: &Reading, cfg: &ReaderConfig) 
         return cells.len();
     }
     let integral = around(frame, &[&reading.grid]);
-    let pics: Vec<_> = cells
-        .iter()
-        .filter_map(|p| {
-            describe(
-                &integral,
-                reading.grid.cell_rect(p.row as i32, p.col as i32),
-                cfg,
-            )
-        })
-        .collect();
-    let mut parent: Vec<usize> = (0..pics.len()).collect();
-    fn root(parent: &[usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            i = parent[i];
-        }
-        i
-    }
+    let pics = pictures_at(&integral, &reading.grid, &cells, cfg);
+    let mut edges = Vec::new();
     for i in 0..pics.len() {
         for j in i + 1..pics.len() {
             let d = distance(&pics[i], &pics[j]).min(shape_distance(&pics[i], &pics[j]));
-            if d < cfg.obstacle_look_gap {
-                let (a, c) = (root(&parent, i), root(&parent, j));
-                parent[a] = c;
-            }
+            edges.push((i, j, d));
         }
     }
-    (0..pics.len()).filter(|&i| root(&parent, i) == i).count()
+    single_linkage(pics.len(), &edges, cfg.obstacle_look_gap).1
 }
 
 /// Marks every obstacle of `reading` unsure when they show more looks than a game draws
@@ -141,16 +126,7 @@ pub fn split_two_sprite_types(
     let integral = around(frame, &[&reading.grid]);
     let mut split = 0;
     for cells in big {
-        let pics: Vec<Picture> = cells
-            .iter()
-            .filter_map(|p| {
-                describe(
-                    &integral,
-                    reading.grid.cell_rect(p.row as i32, p.col as i32),
-                    cfg,
-                )
-            })
-            .collect();
+        let pics = pictures_at(&integral, &reading.grid, &cells, cfg);
         if pics.len() != cells.len() {
             continue;
         }
@@ -165,25 +141,14 @@ pub fn split_two_sprite_types(
             continue;
         }
         // The two groups: the tree without its longest edge.
-        let mut parent: Vec<usize> = (0..refs.len()).collect();
-        fn root(parent: &[usize], mut i: usize) -> usize {
-            while parent[i] != i {
-                i = parent[i];
-            }
-            i
-        }
-        for &(a, b, _) in &edges[..edges.len() - 1] {
-            let (x, y) = (root(&parent, a), root(&parent, b));
-            parent[x] = y;
-        }
-        let first = root(&parent, 0);
+        let (group, groups) = single_linkage(cells.len(), &edges, gap);
         let part: Vec<Pos> = (0..cells.len())
-            .filter(|&i| root(&parent, i) != first)
+            .filter(|&i| group[i] == 1)
             .map(|i| cells[i])
             .collect();
         let rest = cells.len() - part.len();
         let even_and_big = |n: usize| n.is_multiple_of(2) && n >= cfg.type_split_min_part;
-        if !even_and_big(part.len()) || !even_and_big(rest) {
+        if groups != 2 || !even_and_big(part.len()) || !even_and_big(rest) {
             continue;
         }
         let Some(new) = unused.next() else {
@@ -324,9 +289,22 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     true
 }
 
+/// The pictures of `cells` on `grid` (cells that cannot be described are left out).
+fn pictures_at(
+    integral: &Integral,
+    grid: &Grid,
+    cells: &[Pos],
+    cfg: &ReaderConfig,
+) -> Vec<Picture> {
+    cells
+        .iter()
+        .filter_map(|p| describe(integral, grid.cell_rect(p.row as i32, p.col as i32), cfg))
+        .collect()
+}
+
 /// The summed-area table of the part of `frame` the grids cover, one pitch around: every
 /// cell these checks describe lies there (a whole 1080p frame costs milliseconds).
-fn around(frame: &RgbaImage, grids: &[&crate::geometry::Grid]) -> Integral {
+fn around(frame: &RgbaImage, grids: &[&Grid]) -> Integral {
     let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
     for g in grids {
         let (x, y, w, h) = g.bounds();
