@@ -166,12 +166,15 @@ mod live {
 
     impl Clicker for MouseClicker {
         fn click(&mut self, x: i32, y: i32) -> Result<()> {
-            self.check_control()?;
             if let Some(t) = self.released {
                 if let Some(rest) = self.gap.checked_sub(t.elapsed()) {
                     sleep(rest);
                 }
             }
+            // Checked after the gap's pause, just before the pointer moves: a person's move
+            // during the pause would otherwise be overwritten by the bot's own move and go
+            // unnoticed (the pause is 50 ms until the pace is learnt).
+            self.check_control()?;
             let e = |e: enigo::InputError| anyhow!("clicking at ({x}, {y}): {e}");
             self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(e)?;
             self.left_at = Some((x, y));
