@@ -35,9 +35,24 @@ pub fn describe(
     rect: (f32, f32, f32, f32),
     cfg: &ReaderConfig,
 ) -> Option<Picture> {
+    let frame = ring_blocks(integral, rect, cfg.blocks.max(1))?;
+    let mut p = describe_face(integral, rect, cfg)?;
+    p.frame = frame;
+    Some(p)
+}
+
+/// [`describe`] without the frame (left empty), for searches that compare faces only by
+/// [`distance`]; `None` in the same cases.
+pub fn describe_face(
+    integral: &Integral,
+    rect: (f32, f32, f32, f32),
+    cfg: &ReaderConfig,
+) -> Option<Picture> {
     let (x, y, w, h) = rect;
+    if !integral.holds(x, y, x + w, y + h) {
+        return None;
+    }
     let b = cfg.blocks.max(1);
-    let frame = ring_blocks(integral, rect, b)?;
     let (ix, iy) = (w * cfg.inset, h * cfg.inset);
     let (x0, y0, iw, ih) = (x + ix, y + iy, w - 2.0 * ix, h - 2.0 * iy);
     let xs: Vec<f32> = (0..=b).map(|i| x0 + iw * i as f32 / b as f32).collect();
@@ -61,7 +76,7 @@ pub fn describe(
         blocks,
         mean,
         spread,
-        frame,
+        frame: Vec::new(),
     })
 }
 
@@ -145,19 +160,80 @@ fn median_gap(gaps: impl Iterator<Item = f32>) -> f32 {
 /// mean over the whole picture would drown the difference; the worst blocks keep it, while
 /// two copies of one sprite stay near zero in every block.
 pub fn distance(a: &Picture, b: &Picture) -> f32 {
-    let mut d: Vec<f32> = a
-        .blocks
-        .chunks_exact(3)
-        .zip(b.blocks.chunks_exact(3))
-        .map(|(x, y)| ((x[0] - y[0]).abs() + (x[1] - y[1]).abs() + (x[2] - y[2]).abs()) / 3.0)
-        .collect();
-    if d.is_empty() {
+    let n = a.blocks.len().min(b.blocks.len()) / 3;
+    if n == 0 {
         return 0.0;
     }
-    let k = (d.len() / 10).max(1);
-    let n = d.len();
+    // The gaps live on the stack for the descriptors the reader uses (up to 16 × 16
+    // blocks): this runs for every pair of cells, hundreds of thousands of times a frame.
+    let mut stack = [0f32; 256];
+    let mut heap = Vec::new();
+    let d: &mut [f32] = if n <= stack.len() {
+        &mut stack[..n]
+    } else {
+        heap.resize(n, 0.0);
+        &mut heap
+    };
+    for (g, (x, y)) in d
+        .iter_mut()
+        .zip(a.blocks.chunks_exact(3).zip(b.blocks.chunks_exact(3)))
+    {
+        *g = ((x[0] - y[0]).abs() + (x[1] - y[1]).abs() + (x[2] - y[2]).abs()) / 3.0;
+    }
+    let k = top_share(n);
     d.select_nth_unstable_by(n - k, |p, q| p.total_cmp(q));
     d[n - k..].iter().sum::<f32>() / k as f32
+}
+
+/// How many of `n` block differences [`distance`] averages: the largest tenth, at least one.
+fn top_share(n: usize) -> usize {
+    (n / 10).max(1)
+}
+
+/// Mean colours of sets of a picture's blocks, each set at least as large as the share
+/// [`distance`] averages, for [`distance_floor`]: all blocks, and for a square split each
+/// row and each column of blocks when a row holds that many.
+pub(crate) fn set_means(p: &Picture) -> Vec<f32> {
+    let n = p.blocks.len() / 3;
+    let mut out = Vec::new();
+    let mut push = |idx: &mut dyn Iterator<Item = usize>| {
+        let mut sum = [0f32; 3];
+        let mut count = 0usize;
+        for i in idx {
+            for (ch, s) in sum.iter_mut().enumerate() {
+                *s += p.blocks[i * 3 + ch];
+            }
+            count += 1;
+        }
+        if count > 0 {
+            out.extend(sum.iter().map(|s| s / count as f32));
+        }
+    };
+    push(&mut (0..n));
+    let side = (n as f64).sqrt().round() as usize;
+    if side * side == n && side >= top_share(n) {
+        for r in 0..side {
+            push(&mut (r * side..(r + 1) * side));
+        }
+        for c in 0..side {
+            push(&mut (c..n).step_by(side));
+        }
+    }
+    out
+}
+
+/// A floor under [`distance`] from two pictures' [`set_means`] (of pictures with as many
+/// blocks): the top tenth's mean is at least the mean over any set of that many blocks or
+/// more, and a set's mean difference is at least the difference of its mean colours. Costs
+/// a fifth of [`distance`]; where it already exceeds what a search would accept, the
+/// distance need not be measured.
+pub(crate) fn distance_floor(a: &[f32], b: &[f32]) -> f32 {
+    let mut floor = 0f32;
+    for (x, y) in a.chunks_exact(3).zip(b.chunks_exact(3)) {
+        floor = floor.max(((x[0] - y[0]).abs() + (x[1] - y[1]).abs() + (x[2] - y[2]).abs()) / 3.0);
+    }
+    // Summation order differs from `distance`'s: stay below it by more than rounding.
+    floor * (1.0 - 1e-4) - 1e-4
 }
 
 /// The same difference after each picture's own mean and contrast per channel are taken
@@ -189,20 +265,38 @@ pub struct Grouping {
     pub groups: usize,
     /// Distances under this joined two cells.
     pub cut: f32,
-    /// Each picture's distance to its nearest other picture (`f32::INFINITY` when alone).
-    pub nearest: Vec<f32>,
 }
 
-/// The minimum spanning tree of the pictures' distances (Prim's, O(n²)), as (a, b, d).
-pub(crate) fn spanning_tree(pics: &[&Picture]) -> (Vec<(usize, usize, f32)>, Vec<f32>) {
+/// The minimum spanning tree of the pictures' distances (Prim's, O(n²)), as (a, b, d),
+/// exact for its links under `ceiling`: a link of `ceiling` or more is given as
+/// `f32::INFINITY` (its length not measured). Links under a ceiling are the minimum
+/// spanning forest of the pairs closer than it, so the tree's short links do not depend on
+/// the long ones.
+///
+/// Most pairs are never measured. `distance` is a metric (the mean of the largest tenth
+/// of per-block L1 gaps is a norm of the gaps, and each gap obeys the triangle
+/// inequality), so the distances of every cell to a few pivots bound each pair's from
+/// below, `|d(p, a) − d(p, b)|`; with [`distance_floor`] that skips pairs that cannot
+/// shorten a cell's link to the tree, nor come under the ceiling. Pivots are picked
+/// farthest first, so that the ground, the board's frame and the tile types each get one
+/// near them. Links are exact up to [`SLACK`] each.
+pub(crate) fn spanning_tree(pics: &[&Picture], ceiling: f32) -> Vec<(usize, usize, f32)> {
     let n = pics.len();
-    let mut nearest = vec![f32::INFINITY; n];
     let mut best = vec![(f32::INFINITY, usize::MAX); n];
     let mut done = vec![false; n];
     let mut edges = Vec::with_capacity(n.saturating_sub(1));
     if n == 0 {
-        return (edges, nearest);
+        return edges;
     }
+    let means: Vec<Vec<f32>> = pics.iter().map(|p| set_means(p)).collect();
+    let comparable = |a: usize, b: usize| {
+        pics[a].blocks.len() == pics[b].blocks.len() && means[a].len() == means[b].len()
+    };
+    let pivots = pivot_rows(pics, PIVOTS.min(n / 8));
+    // Distances to the pivots, cell-major, for the bound's inner loop.
+    let to_pivots: Vec<Vec<f32>> = (0..n)
+        .map(|i| pivots.iter().map(|row| row[i]).collect())
+        .collect();
     let mut cur = 0;
     done[0] = true;
     for _ in 1..n {
@@ -210,10 +304,20 @@ pub(crate) fn spanning_tree(pics: &[&Picture]) -> (Vec<(usize, usize, f32)>, Vec
             if done[j] {
                 continue;
             }
+            let limit = best[j].0.min(ceiling) - SLACK;
+            if limit.is_finite() {
+                let bound = to_pivots[cur]
+                    .iter()
+                    .zip(&to_pivots[j])
+                    .fold(0f32, |m, (a, b)| m.max((a - b).abs()));
+                if bound >= limit
+                    || comparable(cur, j) && distance_floor(&means[cur], &means[j]) >= limit
+                {
+                    continue;
+                }
+            }
             let d = distance(pics[cur], pics[j]);
-            nearest[cur] = nearest[cur].min(d);
-            nearest[j] = nearest[j].min(d);
-            if d < best[j].0 {
+            if d < best[j].0 && d < ceiling {
                 best[j] = (d, cur);
             }
         }
@@ -222,19 +326,90 @@ pub(crate) fn spanning_tree(pics: &[&Picture]) -> (Vec<(usize, usize, f32)>, Vec
             .min_by(|&a, &b| best[a].0.total_cmp(&best[b].0))
             .expect("a cell is left");
         done[next] = true;
-        edges.push((best[next].1, next, best[next].0));
+        // No link under the ceiling reaches the tree: `next` starts the next part.
+        let from = if best[next].1 == usize::MAX {
+            cur
+        } else {
+            best[next].1
+        };
+        edges.push((from, next, best[next].0));
         cur = next;
     }
-    // Distances from the last cell added were never measured as `cur`.
-    for j in 0..n {
-        if j != cur {
-            let d = distance(pics[cur], pics[j]);
-            nearest[cur] = nearest[cur].min(d);
-            nearest[j] = nearest[j].min(d);
+    edges
+}
+
+/// Each picture's distance to its nearest other picture among `pics` (`f32::INFINITY`
+/// when it is alone), for the pictures at `queries`. Exact: candidates are taken by
+/// [`distance_floor`] from below, so the search stops once the floors pass the nearest
+/// distance found, which for a tile whose twin is in `pics` comes after a few.
+pub(crate) fn nearest_distances(pics: &[&Picture], queries: &[usize]) -> Vec<f32> {
+    let means: Vec<Vec<f32>> = pics.iter().map(|p| set_means(p)).collect();
+    // Floors hold between pictures of one shape (all a search compares, in practice).
+    let floor = |a: usize, b: usize, sets: usize| -> f32 {
+        if pics[a].blocks.len() != pics[b].blocks.len() || means[a].len() != means[b].len() {
+            return 0.0;
+        }
+        let sets = (sets * 3).min(means[a].len());
+        distance_floor(&means[a][..sets], &means[b][..sets])
+    };
+    let mut order: Vec<(f32, usize)> = Vec::with_capacity(pics.len());
+    queries
+        .iter()
+        .map(|&a| {
+            // The whole picture's mean colour gap (the floor's first set) is the cheapest:
+            // candidates in its order, the full floor and the distance only as needed.
+            order.clear();
+            order.extend(
+                (0..pics.len())
+                    .filter(|&b| b != a)
+                    .map(|b| (floor(a, b, 1), b)),
+            );
+            order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+            let mut nearest = f32::INFINITY;
+            for &(whole, b) in &order {
+                if whole >= nearest {
+                    break;
+                }
+                if floor(a, b, usize::MAX / 3) < nearest {
+                    nearest = nearest.min(distance(pics[a], pics[b]));
+                }
+            }
+            nearest
+        })
+        .collect()
+}
+
+/// The distances of every picture to `k` pivots picked farthest first (the first is
+/// picture 0; each next one the picture farthest from all pivots so far).
+fn pivot_rows(pics: &[&Picture], k: usize) -> Vec<Vec<f32>> {
+    let n = pics.len();
+    let mut rows: Vec<Vec<f32>> = Vec::with_capacity(k);
+    let mut gap = vec![f32::INFINITY; n];
+    let mut p = 0;
+    for _ in 0..k {
+        let row: Vec<f32> = (0..n).map(|j| distance(pics[p], pics[j])).collect();
+        for (g, d) in gap.iter_mut().zip(&row) {
+            *g = g.min(*d);
+        }
+        rows.push(row);
+        p = (0..n)
+            .max_by(|&a, &b| gap[a].total_cmp(&gap[b]))
+            .unwrap_or(0);
+        if gap[p] <= SLACK {
+            break;
         }
     }
-    (edges, nearest)
+    rows
 }
+
+/// Pivots [`spanning_tree`] measures every cell against: each costs one row of distances
+/// and tightens the bound on every pair.
+const PIVOTS: usize = 16;
+
+/// A link to the tree is not shortened by less than this: distances this small are
+/// rounding between copies of one picture (1e-6 measured on flat ground), far below
+/// anything [`cut_between`] tells apart (it takes every distance under 0.25 as 0.25).
+const SLACK: f32 = 0.01;
 
 /// Where same and different pictures part in this frame: the widest jump (as a ratio)
 /// between consecutive sorted spanning-tree distances that straddles the config's floor
@@ -251,7 +426,7 @@ pub fn cut_between(mut dists: Vec<f32>, cfg: &ReaderConfig) -> f32 {
         if b <= lo || a >= hi {
             continue;
         }
-        let (a, b) = (a.max(lo * 0.5), b.min(hi * 2.0));
+        let (a, b) = (a.max(lo * 0.5), b.min(cut_ceiling(cfg)));
         let ratio = b / a;
         if ratio >= cfg.min_gap_ratio && best.is_none_or(|(r, _)| ratio > r) {
             best = Some((ratio, (a * b).sqrt().clamp(lo, hi)));
@@ -265,17 +440,18 @@ pub fn cut_between(mut dists: Vec<f32>, cfg: &ReaderConfig) -> f32 {
     }
 }
 
+/// The distance [`cut_between`] takes every longer one as: two pictures this far apart
+/// differ whatever else the frame shows, and how much farther does not move the cut.
+fn cut_ceiling(cfg: &ReaderConfig) -> f32 {
+    cfg.different_ceiling * 2.0
+}
+
 /// Groups pictures by single linkage under the frame's own cut.
 pub fn group(pics: &[&Picture], cfg: &ReaderConfig) -> Grouping {
-    let (edges, nearest) = spanning_tree(pics);
+    let edges = spanning_tree(pics, cut_ceiling(cfg));
     let cut = cut_between(edges.iter().map(|e| e.2).collect(), cfg);
     let (group, groups) = single_linkage(pics.len(), &edges, cut);
-    Grouping {
-        group,
-        groups,
-        cut,
-        nearest,
-    }
+    Grouping { group, groups, cut }
 }
 
 /// The components of `n` items joined by the `edges` (a, b, d) shorter than `cut`: each
@@ -366,5 +542,153 @@ mod tests {
         let other = pic(&[200.0, 10.0, 90.0, 30.0]);
         assert!(distance(&a, &t) > 20.0);
         assert!(shape_distance(&a, &t) < shape_distance(&a, &other) / 3.0);
+    }
+
+    /// A reproducible stream of numbers in [0, 1).
+    fn stream(seed: u64) -> impl FnMut() -> f32 {
+        let mut x = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        move || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 40) as f32 / (1u64 << 24) as f32
+        }
+    }
+
+    /// Pictures of `b × b` RGB blocks as a frame gives them: `types` sprites copied with
+    /// rounding noise, textured ground cells that all differ, and a few strays.
+    fn frame_like(seed: u64, b: usize, types: usize) -> Vec<Picture> {
+        let mut r = stream(seed);
+        let n = b * b * 3;
+        let sprite = |r: &mut dyn FnMut() -> f32| -> Vec<f32> {
+            let base = r() * 200.0;
+            (0..n).map(|_| base + r() * 55.0).collect()
+        };
+        let mut out = Vec::new();
+        let ground = sprite(&mut r);
+        for _ in 0..types {
+            let s = sprite(&mut r);
+            for _ in 0..(2 + (r() * 6.0) as usize) {
+                out.push(s.iter().map(|v| v + r() * 1.5).collect::<Vec<f32>>());
+            }
+        }
+        for _ in 0..40 {
+            out.push(ground.iter().map(|v| v + r() * 12.0).collect());
+        }
+        for _ in 0..5 {
+            out.push(sprite(&mut r));
+        }
+        out.into_iter()
+            .map(|blocks| Picture {
+                mean: [0.0; 3],
+                spread: 0.0,
+                frame: Vec::new(),
+                blocks,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_floor_never_exceeds_the_distance() {
+        for (seed, b) in [(1, 10), (2, 5), (3, 3), (4, 16)] {
+            let pics = frame_like(seed, b, 6);
+            let means: Vec<Vec<f32>> = pics.iter().map(set_means).collect();
+            for i in 0..pics.len() {
+                for j in 0..pics.len() {
+                    let (f, d) = (
+                        distance_floor(&means[i], &means[j]),
+                        distance(&pics[i], &pics[j]),
+                    );
+                    assert!(f <= d, "blocks {b}: floor {f} over distance {d}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_pruned_spanning_tree_has_the_links_of_the_measured_one() {
+        for seed in 0..4 {
+            let pics = frame_like(seed, 10, 14);
+            let refs: Vec<&Picture> = pics.iter().collect();
+            let n = refs.len();
+            // Prim's on every distance.
+            let mut best = vec![f32::INFINITY; n];
+            let mut done = vec![false; n];
+            let mut want = Vec::new();
+            let mut cur = 0;
+            done[0] = true;
+            for _ in 1..n {
+                for j in 0..n {
+                    if !done[j] {
+                        best[j] = best[j].min(distance(refs[cur], refs[j]));
+                    }
+                }
+                let next = (0..n)
+                    .filter(|&j| !done[j])
+                    .min_by(|&a, &b| best[a].total_cmp(&best[b]))
+                    .unwrap();
+                done[next] = true;
+                want.push(best[next]);
+                cur = next;
+            }
+            for ceiling in [f32::INFINITY, 32.0, 8.0] {
+                let mut got: Vec<f32> = spanning_tree(&refs, ceiling).iter().map(|e| e.2).collect();
+                let mut want: Vec<f32> = want
+                    .iter()
+                    .map(|&d| if d < ceiling { d } else { f32::INFINITY })
+                    .collect();
+                got.sort_by(f32::total_cmp);
+                want.sort_by(f32::total_cmp);
+                assert_eq!(got.len(), want.len());
+                for (g, w) in got.iter().zip(&want) {
+                    assert!(
+                        g == w || (g - w).abs() <= SLACK * 2.0,
+                        "seed {seed} ceiling {ceiling}: link {g} where {w}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn nearest_distances_are_the_measured_minimum() {
+        for seed in 0..3 {
+            let pics = frame_like(seed, 5, 10);
+            let refs: Vec<&Picture> = pics.iter().collect();
+            let queries: Vec<usize> = (0..refs.len()).step_by(3).collect();
+            let got = nearest_distances(&refs, &queries);
+            for (&a, g) in queries.iter().zip(&got) {
+                let want = (0..refs.len())
+                    .filter(|&b| b != a)
+                    .map(|b| distance(refs[a], refs[b]))
+                    .fold(f32::INFINITY, f32::min);
+                assert_eq!(*g, want, "seed {seed}, picture {a}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_face_is_the_picture_without_its_frame() {
+        let img = image::RgbaImage::from_fn(60, 40, |x, y| {
+            image::Rgba([(x * 4) as u8, (y * 6) as u8, ((x * y) % 251) as u8, 255])
+        });
+        let integral = Integral::new(&img, 0, 0, 60, 40);
+        let cfg = ReaderConfig::default();
+        for rect in [
+            (3.3, 2.7, 20.5, 24.0),
+            (0.0, 0.0, 60.0, 40.0),
+            (45.0, 10.0, 16.0, 10.0),
+            (-0.5, 5.0, 10.0, 10.0),
+        ] {
+            let whole = describe(&integral, rect, &cfg);
+            let face = describe_face(&integral, rect, &cfg);
+            assert_eq!(whole.is_some(), face.is_some(), "{rect:?}");
+            if let (Some(w), Some(f)) = (whole, face) {
+                assert_eq!((w.blocks, w.mean, w.spread), (f.blocks, f.mean, f.spread));
+                assert!(f.frame.is_empty() && !w.frame.is_empty());
+            }
+        }
     }
 }

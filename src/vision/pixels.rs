@@ -96,6 +96,16 @@ impl Integral {
         )
     }
 
+    /// Whether the fractional rectangle [x0, x1] × [y0, y1] lies inside the window, edges
+    /// included: where [`Integral::corner_sums`] answers.
+    pub fn holds(&self, x0: f32, y0: f32, x1: f32, y1: f32) -> bool {
+        let inside = |v: f32, lo: i64, len: i64| v >= lo as f32 && v <= (lo + len) as f32;
+        inside(x0, self.x0, self.w)
+            && inside(x1, self.x0, self.w)
+            && inside(y0, self.y0, self.h)
+            && inside(y1, self.y0, self.h)
+    }
+
     /// The table at every (x, y) of two lists of fractional coordinates, row-major by y;
     /// `None` when any lies outside the window.
     pub fn corner_sums(&self, xs: &[f32], ys: &[f32]) -> Option<Vec<[f64; 3]>> {

@@ -12,7 +12,8 @@ use super::extent::{best_window, main_cluster, CellRect};
 use super::halves;
 use super::lattice::{self, Axis};
 use super::pictures::{
-    describe, distance, frame_contrast, frame_distance, group, shape_distance, Picture,
+    describe, describe_face, frame_contrast, frame_distance, group, nearest_distances,
+    shape_distance, Picture,
 };
 use super::pixels::{colour_dist, Integral};
 use super::profile::line_profiles;
@@ -353,20 +354,15 @@ fn twin_cost(
         .iter()
         .filter_map(|&i| {
             let (x, y, w, h) = sheet.rect(i / sheet.cols, i % sheet.cols);
-            describe(integral, (x + shift.0, y + shift.1, w, h), cfg)
+            describe_face(integral, (x + shift.0, y + shift.1, w, h), cfg)
         })
         .collect();
     if pics.len() < 4 {
         return f32::INFINITY;
     }
-    let mut nearest = vec![f32::INFINITY; pics.len()];
-    for a in 0..pics.len() {
-        for b in a + 1..pics.len() {
-            let d = distance(&pics[a], &pics[b]);
-            nearest[a] = nearest[a].min(d);
-            nearest[b] = nearest[b].min(d);
-        }
-    }
+    let refs: Vec<&Picture> = pics.iter().collect();
+    let all: Vec<usize> = (0..refs.len()).collect();
+    let mut nearest = nearest_distances(&refs, &all);
     nearest.sort_by(|a, b| a.total_cmp(b));
     nearest[nearest.len() / 2]
 }
@@ -488,22 +484,24 @@ fn refine_pitch(
             .iter()
             .map(|&i| {
                 let rect = sheet.rect_on(x, y, i / sheet.cols, i % sheet.cols);
-                describe(integral, rect, &coarse)
+                describe_face(integral, rect, &coarse)
             })
             .collect();
-        let mut nearest: Vec<f32> = sample
+        // The described cells, and the sampled ones among them.
+        let mut at = vec![usize::MAX; pics.len()];
+        let mut refs: Vec<&Picture> = Vec::with_capacity(pics.len());
+        for (i, p) in pics.iter().enumerate() {
+            if let Some(p) = p {
+                at[i] = refs.len();
+                refs.push(p);
+            }
+        }
+        let queries: Vec<usize> = sample
             .iter()
-            .filter_map(|&a| {
-                let p = pics[a].as_ref()?;
-                let d = pics
-                    .iter()
-                    .enumerate()
-                    .filter(|&(b, _)| b != a)
-                    .filter_map(|(_, q)| q.as_ref().map(|q| distance(p, q)))
-                    .fold(f32::INFINITY, f32::min);
-                Some(d)
-            })
+            .map(|&a| at[a])
+            .filter(|&k| k != usize::MAX)
             .collect();
+        let mut nearest = nearest_distances(&refs, &queries);
         if nearest.len() < 4 {
             return f32::INFINITY;
         }
@@ -675,8 +673,7 @@ fn locate_and_read(
         .collect();
     let ground = Ground::from_cells(&ring_pics, cfg)
         .ok_or_else(|| ReadError::NoBoard("no ground around the frame".into()))?;
-    let mut seen = see(&sheet.pics, &ground, &ring_idx, cfg);
-    if hints.region.is_none() || hints.rows.is_none() || hints.cols.is_none() {
+    let seen = if hints.region.is_none() || hints.rows.is_none() || hints.cols.is_none() {
         sheet = rephased(&integral, sheet, window, &ground, cfg);
         // The pitch from the profiles can be a few tenths of a pixel off, which shifts far
         // twins apart by a pixel or more; the twins themselves say where it lies.
@@ -685,8 +682,10 @@ fn locate_and_read(
             sheet = Sheet::new(&integral, x2, y2, window, cfg);
             sheet = rephased(&integral, sheet, window, &ground, cfg);
         }
-        seen = see(&sheet.pics, &ground, &ring(sheet.rows, sheet.cols), cfg);
-    }
+        see(&sheet.pics, &ground, &ring(sheet.rows, sheet.cols), cfg)
+    } else {
+        see(&sheet.pics, &ground, &ring_idx, cfg)
+    };
     let paired: Vec<bool> = seen.iter().map(|s| matches!(s, Seen::Paired(_))).collect();
     let rect = match (hints.rows, hints.cols) {
         (Some(r), Some(c)) => {

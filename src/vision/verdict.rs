@@ -131,7 +131,7 @@ pub fn split_two_sprite_types(
             continue;
         }
         let refs: Vec<&Picture> = pics.iter().collect();
-        let (mut edges, _) = spanning_tree(&refs);
+        let mut edges = spanning_tree(&refs, f32::INFINITY);
         edges.sort_by(|a, b| a.2.total_cmp(&b.2));
         let Some(&(_, _, gap)) = edges.last() else {
             continue;
