@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use llk::board::Board;
 use llk::render::{Background, RenderSpec, Renderer, Theme};
-use llk::vision::{load_image, read as read_frame, Hints, Reading};
+use llk::vision::{load_image, read_cells_with, read_with, Hints, Reading};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
@@ -108,9 +108,14 @@ pub struct BenchArgs {
     /// Frames to time.
     #[arg(long, default_value_t = 200)]
     pub frames: usize,
-    /// Also time reading a given screenshot (repeated --frames times).
+    /// Also time reading a given screenshot (repeated --frames times), and reading its
+    /// cells on the grid the first read found.
     #[arg(long)]
     pub image: Option<PathBuf>,
+    /// Which reader to time: `auto` (the default reader, which runs both), `legacy` or
+    /// `general`.
+    #[arg(long, default_value = "auto")]
+    pub reader: llk::vision::ReaderChoice,
 }
 
 /// CPU time this thread has run, in ms, from Linux's `/proc/thread-self/schedstat`: on a
@@ -144,14 +149,30 @@ fn median_ms(mut v: Vec<f64>) -> (f64, f64, f64) {
     (v[n / 2], v[n / 10], v[(n * 9 / 10).min(n - 1)])
 }
 
-/// Times `read` and `read_cells` on 1920×1080 frames with a 19×11 board (classic theme,
-/// chrome, the board placed in a full-HD window) and prints median / p10 / p90.
+/// Prints one table row of timings: median / p10 / p90 wall ms and median CPU ms.
+fn timing_row(name: &str, call: &str, (wall, cpu): (Vec<f64>, Vec<f64>)) -> Result<()> {
+    let (m, lo, hi) = median_ms(wall);
+    let cpu = if cpu.is_empty() {
+        "n/a".to_string()
+    } else {
+        format!("{:.2}", median_ms(cpu).0)
+    };
+    outln!("| {name} | {call} | {m:.2} | {lo:.2} | {hi:.2} | {cpu} |")?;
+    Ok(())
+}
+
+/// Times `read` and `read_cells` with the chosen reader on 1920×1080 frames with a 19×11
+/// board (classic theme, chrome, the board placed in a full-HD window), and on `--image`,
+/// and prints median / p10 / p90.
 pub fn bench(args: BenchArgs) -> Result<()> {
     if args.frames == 0 {
         bail!("--frames must be at least 1");
     }
+    let reader = args.reader;
+    let read = |img: &image::RgbaImage| read_with(reader, img, &Hints::default());
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let board: Board = llk::render::fixtures::random_board(11, 19, 30, 1.0, 0, &mut rng);
+    outln!("reader: {}", reader.name())?;
     outln!("| frame | call | median ms | p10 ms | p90 ms | median CPU ms |")?;
     outln!("|---|---|---|---|---|---|")?;
     for (theme, background) in [
@@ -172,44 +193,53 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                 frame.image.dimensions()
             );
         }
-        let first = read_frame(&frame.image, &Hints::default())
-            .map_err(|e| anyhow::anyhow!("bench frame did not read: {e}"))?;
+        let first =
+            read(&frame.image).map_err(|e| anyhow::anyhow!("bench frame did not read: {e}"))?;
         if !first.board.same_up_to_renaming(&board) {
             bail!("bench frame misread: the figures would mean nothing");
         }
-        let (w_read, c_read) = time_runs(args.frames, || {
-            std::hint::black_box(read_frame(&frame.image, &Hints::default()).is_ok());
-        });
-        let (w_cells, c_cells) = time_runs(args.frames, || {
-            std::hint::black_box(llk::vision::read_cells(&frame.image, &first.grid).is_ok());
-        });
         let name = format!("1920x1080 19x11 {theme} {background}");
-        for (call, w, c) in [("read", w_read, c_read), ("read_cells", w_cells, c_cells)] {
-            let (m, lo, hi) = median_ms(w);
-            let cpu = if c.is_empty() {
-                "n/a".to_string()
-            } else {
-                format!("{:.2}", median_ms(c).0)
-            };
-            outln!("| {name} | {call} | {m:.2} | {lo:.2} | {hi:.2} | {cpu} |")?;
-        }
+        timing_row(
+            &name,
+            "read",
+            time_runs(args.frames, || {
+                std::hint::black_box(read(&frame.image).is_ok());
+            }),
+        )?;
+        timing_row(
+            &name,
+            "read_cells",
+            time_runs(args.frames, || {
+                std::hint::black_box(read_cells_with(reader, &frame.image, &first.grid).is_ok());
+            }),
+        )?;
     }
     if let Some(path) = &args.image {
         let frame = load_image(path)?;
-        let (w, c) = time_runs(args.frames, || {
-            std::hint::black_box(read_frame(&frame, &Hints::default()).is_ok());
-        });
-        let (m, lo, hi) = median_ms(w);
-        let cpu = if c.is_empty() {
-            "n/a".to_string()
-        } else {
-            format!("{:.2}", median_ms(c).0)
-        };
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .context("image path has no file name")?;
-        outln!("| {name} | read | {m:.2} | {lo:.2} | {hi:.2} | {cpu} |")?;
+        let first = read(&frame);
+        timing_row(
+            &name,
+            "read",
+            time_runs(args.frames, || {
+                std::hint::black_box(read(&frame).is_ok());
+            }),
+        )?;
+        match first {
+            Ok(r) => timing_row(
+                &name,
+                "read_cells",
+                time_runs(args.frames, || {
+                    std::hint::black_box(read_cells_with(reader, &frame, &r.grid).is_ok());
+                }),
+            )?,
+            Err(e) => {
+                outln!("| {name} | read_cells | not timed: the image does not read ({e}) | | | |")?
+            }
+        }
     }
     Ok(())
 }
