@@ -10,6 +10,8 @@
 
 use super::config::ReaderConfig;
 use super::pixels::Integral;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// What a cell shows: block means of its inner part, its mean colour and how much the
 /// blocks vary.
@@ -352,22 +354,20 @@ pub(crate) fn nearest_distances(pics: &[&Picture], queries: &[usize]) -> Vec<f32
         let sets = (sets * 3).min(means[a].len());
         distance_floor(&means[a][..sets], &means[b][..sets])
     };
-    let mut order: Vec<(f32, usize)> = Vec::with_capacity(pics.len());
     queries
         .iter()
         .map(|&a| {
             // The whole picture's mean colour gap (the floor's first set) is the cheapest:
-            // candidates in its order, the full floor and the distance only as needed.
-            order.clear();
-            order.extend(
-                (0..pics.len())
-                    .filter(|&b| b != a)
-                    .map(|b| (floor(a, b, 1), b)),
-            );
-            order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+            // candidates come off a heap in its order (a twin comes after a few, and the
+            // rest need not be sorted), the full floor and the distance only as needed.
+            // Non-negative floats order as their bits.
+            let mut order: BinaryHeap<Reverse<(u32, usize)>> = (0..pics.len())
+                .filter(|&b| b != a)
+                .map(|b| Reverse((floor(a, b, 1).max(0.0).to_bits(), b)))
+                .collect();
             let mut nearest = f32::INFINITY;
-            for &(whole, b) in &order {
-                if whole >= nearest {
+            while let Some(Reverse((whole, b))) = order.pop() {
+                if f32::from_bits(whole) >= nearest {
                     break;
                 }
                 if floor(a, b, usize::MAX / 3) < nearest {
