@@ -127,6 +127,15 @@ pub struct ReaderConfig {
     /// 3-D sides and shadows (10–29 on KShisen), so this only settles a disagreement, never
     /// makes obstacles.
     pub obstacle_frame_max: f32,
+    /// Cells one reading calls obstacles and another empty show the ground when each lies
+    /// no farther from the cells both read as empty than this many times the 90th
+    /// percentile of those cells' distances to their nearest neighbour among them (photo and
+    /// textured grounds differ from cell to cell; an obstacle is drawn over the ground).
+    /// Measured where the two readers disagreed so: ground the legacy chain called
+    /// obstacles (KShisen, 4 frames, the board's border rows and cleared cells on photo
+    /// backgrounds) 0.66–1.19; the rendered fixtures' obstacles 5.9 and up (9 frames of
+    /// 0..400, 3 on textured ground; the other 6 on flat ground, 36–122 against 0).
+    pub ground_apart_ratio: f32,
     /// A type whose pictures fall into two groups is two types when the longest edge of
     /// its spanning tree ([`super::pictures::distance`]) is at least this. Measured on the
     /// default reader's readings with both groups even and of 4 or more tiles: one type in
@@ -182,6 +191,7 @@ impl Default for ReaderConfig {
             obstacle_look_gap: 9.0,
             max_obstacle_looks: 2,
             obstacle_frame_max: 4.0,
+            ground_apart_ratio: 2.0,
             type_split_gap: 20.0,
             type_split_ratio: 8.0,
             type_split_min_part: 4,

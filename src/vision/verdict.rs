@@ -8,7 +8,8 @@
 
 use super::config::ReaderConfig;
 use super::pictures::{
-    describe, distance, frame_distance, shape_distance, single_linkage, spanning_tree, Picture,
+    describe, distance, frame_distance, nearest_distances, shape_distance, single_linkage,
+    spanning_tree, Picture,
 };
 use super::pixels::Integral;
 use super::{ReadError, Reading};
@@ -164,14 +165,19 @@ pub fn split_two_sprite_types(
 
 /// Whether `other`'s reading of the frame should replace `first`'s, both sure. Only where
 /// they share a lattice (pitch within 5 %, origins a whole number of cells apart, extents
-/// free to differ by lines both read as empty) and differ in one of two ways that the
+/// free to differ by lines both read as empty) and differ in the ways below, which the
 /// pictures settle, and in no other:
 /// - cells `first` calls obstacles or ground (or leaves off its board) and `other` tiles
 ///   show the frame the agreed tiles share (the median of their rings' distances from the
 ///   agreed tiles' per-block median ring is at most [`ReaderConfig::obstacle_frame_max`]):
 ///   tiles of a set share one frame, obstacles and the ground are drawn without it;
 /// - a type of `first` that `other` splits in two holds two sprites: every picture of one
-///   part is farther from the other part than from its own.
+///   part is farther from the other part than from its own;
+/// - cells `first` calls obstacles and `other` empty (or leaves off its board) show the
+///   ground: each lies as near the cells both read as empty as those lie to one another
+///   (within [`ReaderConfig::ground_apart_ratio`] times the 90th percentile of their
+///   nearest-neighbour distances, and never less than [`ReaderConfig::same_floor`]). An
+///   obstacle is drawn over the ground and stands apart from it.
 pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &ReaderConfig) -> bool {
     let (ga, gb) = (&first.grid, &other.grid);
     let same_pitch = (ga.pitch.0 - gb.pitch.0).abs() <= 0.05 * ga.pitch.0
@@ -202,11 +208,13 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     let (c0, c1) = (0.min(dc), (a.cols() as i64).max(b.cols() as i64 + dc));
     // Cells of `first`'s lattice (row, column), which may lie outside its board.
     let mut contested: Vec<(i64, i64)> = Vec::new();
+    let mut grounded: Vec<(i64, i64)> = Vec::new();
     let mut agreed: Vec<((i64, i64), u8, u8)> = Vec::new();
     for r in r0..r1 {
         for c in c0..c1 {
             match (at(a, r, c), at(b, r - dr, c - dc)) {
                 (Cell::Obstacle | Cell::Empty, Cell::Tile(_)) => contested.push((r, c)),
+                (Cell::Obstacle, Cell::Empty) => grounded.push((r, c)),
                 (Cell::Tile(x), Cell::Tile(y)) => agreed.push(((r, c), x, y)),
                 (x, y) if x == y => {}
                 _ => return false,
@@ -229,7 +237,7 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
         .filter(|(_, ys)| ys.len() > 1)
         .map(|(&x, _)| x)
         .collect();
-    if contested.is_empty() && split.is_empty() {
+    if contested.is_empty() && split.is_empty() && grounded.is_empty() {
         return false;
     }
     if agreed.len() < 4 {
@@ -260,6 +268,35 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
         );
         if stray > cfg.obstacle_frame_max {
             return false;
+        }
+    }
+    if !grounded.is_empty() {
+        // The cells both read as empty, over both boards and a ring of one cell around.
+        let empties: Vec<Picture> = (r0 - 1..r1 + 1)
+            .flat_map(|r| (c0 - 1..c1 + 1).map(move |c| (r, c)))
+            .filter(|&(r, c)| at(a, r, c) == Cell::Empty && at(b, r - dr, c - dc) == Cell::Empty)
+            .filter_map(pic)
+            .collect();
+        if empties.len() < 4 {
+            return false;
+        }
+        let refs: Vec<&Picture> = empties.iter().collect();
+        let all: Vec<usize> = (0..refs.len()).collect();
+        let mut apart = nearest_distances(&refs, &all);
+        apart.sort_by(f32::total_cmp);
+        let spread = apart[(apart.len() - 1) * 9 / 10];
+        let limit = (cfg.ground_apart_ratio * spread).max(cfg.same_floor);
+        for &cell in &grounded {
+            let Some(p) = pic(cell) else {
+                return false;
+            };
+            let near = refs
+                .iter()
+                .map(|q| distance(&p, q))
+                .fold(f32::INFINITY, f32::min);
+            if near > limit {
+                return false;
+            }
         }
     }
     for x in split {
@@ -437,6 +474,47 @@ mod tests {
         // Ground called tiles stays ground.
         let (img, _) = board_frame(["1122", "3344", "0000"]);
         let first = reading(grid, "AABB\nCCDD\n....");
+        assert!(!replaces(&first, &other, &img, &cfg));
+    }
+
+    /// `img` on a canvas 40 px wider on each side (its grid moved with it), its flat grey
+    /// ground replaced by a wood-like texture: grain across the frame and per-pixel noise,
+    /// so that no two ground cells are alike.
+    fn textured((small, grid): (RgbaImage, Grid)) -> (RgbaImage, Grid) {
+        let mut img = RgbaImage::from_pixel(
+            small.width() + 80,
+            small.height() + 80,
+            Rgba([120, 120, 120, 255]),
+        );
+        image::imageops::overlay(&mut img, &small, 40, 40);
+        for (x, y, px) in img.enumerate_pixels_mut() {
+            if px.0 == [120, 120, 120, 255] {
+                let grain = 25.0 * ((x as f32 / 7.0).sin() * (y as f32 / 23.0).cos());
+                let noise = ((x.wrapping_mul(7919) ^ y.wrapping_mul(104_729)) % 21) as f32 - 10.0;
+                let v = (120.0 + grain + noise) as u8;
+                *px = Rgba([v, v.saturating_sub(20), v.saturating_sub(50), 255]);
+            }
+        }
+        let origin = (grid.origin.0 + 40.0, grid.origin.1 + 40.0);
+        (img, Grid { origin, ..grid })
+    }
+
+    #[test]
+    fn cells_called_obstacles_that_show_the_ground_are_empty() {
+        let cfg = ReaderConfig::default();
+        let (img, grid) = textured(board_frame(["1122", "3344", "0000"]));
+        let first = reading(grid, "AABB\nCCDD\n##..");
+        let other = reading(grid, "AABB\nCCDD\n....");
+        assert!(replaces(&first, &other, &img, &cfg));
+        // A line of ground beside the board that `other` leaves off.
+        let short = Grid { rows: 2, ..grid };
+        assert!(replaces(&first, &reading(short, "AABB\nCCDD"), &img, &cfg));
+        // Crates drawn over the ground stay obstacles, on textured ground and on flat.
+        let (img, _) = textured(board_frame(["1122", "3344", "9900"]));
+        assert!(!replaces(&first, &other, &img, &cfg));
+        let (img, grid) = board_frame(["1122", "3344", "9900"]);
+        let first = reading(grid, "AABB\nCCDD\n##..");
+        let other = reading(grid, "AABB\nCCDD\n....");
         assert!(!replaces(&first, &other, &img, &cfg));
     }
 
