@@ -136,6 +136,11 @@ pub struct ReaderConfig {
     /// backgrounds) 0.66–1.19; the rendered fixtures' obstacles 5.9 and up (9 frames of
     /// 0..400, 3 on textured ground; the other 6 on flat ground, 36–122 against 0).
     pub ground_apart_ratio: f32,
+    /// A type shows one sprite when no edge of its tiles' spanning tree (by
+    /// [`super::pictures::distance`]) is longer than this: true types measure 6.1 at most
+    /// (rendered 0..200, 92 KShisen frames, llk-real), different sprites of one tile set 9
+    /// and up. Decides where two sure readings' types cross ([`super::verdict::crossing`]).
+    pub one_sprite_edge: f32,
     /// A type whose pictures fall into two groups is two types when the longest edge of
     /// its spanning tree ([`super::pictures::distance`]) is at least this. Measured on the
     /// default reader's readings with both groups even and of 4 or more tiles: one type in
@@ -192,6 +197,7 @@ impl Default for ReaderConfig {
             max_obstacle_looks: 2,
             obstacle_frame_max: 4.0,
             ground_apart_ratio: 2.0,
+            one_sprite_edge: 8.0,
             type_split_gap: 20.0,
             type_split_ratio: 8.0,
             type_split_min_part: 4,

@@ -185,7 +185,10 @@ fn read_one(choice: ReaderChoice, frame: &RgbaImage, at: Target) -> Result<Readi
 /// 200 exact, every reading sure) and misreads KShisen's 3-D tiles, mostly with tiles of
 /// many faces left as obstacles, which [`verdict::doubt_mixed_obstacles`] marks unsure;
 /// the stage reader reads KShisen. On a known grid the legacy reader's link-line refusal
-/// stands. Whichever reading is given, a type that holds two sprites is split
+/// stands. Where both are sure and their types cross (each puts together tiles the other
+/// keeps apart), the reading whose crossing types each show one sprite is taken, and when
+/// neither or both do, the tiles involved are unsure ([`verdict::crossing`]). Whichever
+/// reading is given, a type that holds two sprites is split
 /// ([`verdict::split_two_sprite_types`]); after the choice, so that the choice still sees
 /// the readers disagree on it.
 pub fn read_auto(
@@ -222,10 +225,28 @@ fn choose(
     if stands {
         // A sure reading, second-guessed where the stage reader's sure reading of the
         // same lattice differs from it only as the pictures settle ([`verdict::replaces`]).
+        // Where the two sure readings' types cross, the one whose crossing types each show
+        // one sprite is taken; when the pictures do not tell, the tiles involved are unsure.
         if let Ok(l) = &legacy {
             if let Ok(g) = read_one(ReaderChoice::General, frame, at) {
-                if is_sure(&g) && verdict::replaces(l, &g, frame, &ReaderConfig::default()) {
+                let cfg = ReaderConfig::default();
+                if is_sure(&g) && verdict::replaces(l, &g, frame, &cfg) {
                     return (Ok(g), ReaderChoice::General);
+                }
+                if is_sure(&g) {
+                    match verdict::crossing(l, &g, frame, &cfg) {
+                        verdict::Crossing::Other => return (Ok(g), ReaderChoice::General),
+                        verdict::Crossing::Undecided(cells) => {
+                            let mut l = l.clone();
+                            for p in cells {
+                                if !l.unsure.contains(&p) {
+                                    l.unsure.push(p);
+                                }
+                            }
+                            return (Ok(l), ReaderChoice::Auto);
+                        }
+                        verdict::Crossing::No | verdict::Crossing::First => {}
+                    }
                 }
             }
         }

@@ -179,31 +179,11 @@ pub fn split_two_sprite_types(
 ///   nearest-neighbour distances, and never less than [`ReaderConfig::same_floor`]). An
 ///   obstacle is drawn over the ground and stands apart from it.
 pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &ReaderConfig) -> bool {
-    let (ga, gb) = (&first.grid, &other.grid);
-    let same_pitch = (ga.pitch.0 - gb.pitch.0).abs() <= 0.05 * ga.pitch.0
-        && (ga.pitch.1 - gb.pitch.1).abs() <= 0.05 * ga.pitch.1;
-    // `other`'s cell (r, c) is `first`'s (r + dr, c + dc).
-    let shift = |oa: f32, ob: f32, p: f32| {
-        let k = (ob - oa) / p;
-        ((k - k.round()).abs() <= 0.3).then_some(k.round() as i64)
-    };
-    let (Some(dc), Some(dr)) = (
-        shift(ga.origin.0, gb.origin.0, ga.pitch.0),
-        shift(ga.origin.1, gb.origin.1, ga.pitch.1),
-    ) else {
+    let ga = &first.grid;
+    let Some((dr, dc)) = aligned(first, other) else {
         return false;
     };
-    if !same_pitch {
-        return false;
-    }
     let (a, b) = (&first.board, &other.board);
-    let at = |board: &crate::board::Board, r: i64, c: i64| {
-        if r < 0 || c < 0 || r >= board.rows() as i64 || c >= board.cols() as i64 {
-            Cell::Empty
-        } else {
-            board.get(Pos::new(r as usize, c as usize))
-        }
-    };
     let (r0, r1) = (0.min(dr), (a.rows() as i64).max(b.rows() as i64 + dr));
     let (c0, c1) = (0.min(dc), (a.cols() as i64).max(b.cols() as i64 + dc));
     // Cells of `first`'s lattice (row, column), which may lie outside its board.
@@ -243,7 +223,7 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     if agreed.len() < 4 {
         return false;
     }
-    let integral = around(frame, &[ga, gb]);
+    let integral = around(frame, &[ga, &other.grid]);
     let pic = |(r, c): (i64, i64)| describe(&integral, ga.cell_rect(r as i32, c as i32), cfg);
     if !contested.is_empty() {
         let agreed: Vec<Picture> = agreed.iter().filter_map(|e| pic(e.0)).collect();
@@ -324,6 +304,127 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
         }
     }
     true
+}
+
+/// How `other`'s lattice lies on `first`'s: `other`'s cell (r, c) is `first`'s
+/// (r + dr, c + dc), when the pitches agree within 5 % and the origins lie a whole number
+/// of cells apart (within 0.3 of a cell); `None` otherwise.
+fn aligned(first: &Reading, other: &Reading) -> Option<(i64, i64)> {
+    let (ga, gb) = (&first.grid, &other.grid);
+    let same_pitch = (ga.pitch.0 - gb.pitch.0).abs() <= 0.05 * ga.pitch.0
+        && (ga.pitch.1 - gb.pitch.1).abs() <= 0.05 * ga.pitch.1;
+    let shift = |oa: f32, ob: f32, p: f32| {
+        let k = (ob - oa) / p;
+        ((k - k.round()).abs() <= 0.3).then_some(k.round() as i64)
+    };
+    let dc = shift(ga.origin.0, gb.origin.0, ga.pitch.0)?;
+    let dr = shift(ga.origin.1, gb.origin.1, ga.pitch.1)?;
+    same_pitch.then_some((dr, dc))
+}
+
+/// The cell of `board` at (r, c), which may lie off it (then empty).
+fn at(board: &crate::board::Board, r: i64, c: i64) -> Cell {
+    if r < 0 || c < 0 || r >= board.rows() as i64 || c >= board.cols() as i64 {
+        Cell::Empty
+    } else {
+        board.get(Pos::new(r as usize, c as usize))
+    }
+}
+
+/// Which of two sure readings of one lattice to believe where their types cross: each
+/// puts together tiles the other keeps apart (where one only splits the other's types,
+/// [`replaces`] decides).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Crossing {
+    /// The types do not cross (or the lattices differ).
+    No,
+    /// `other`'s crossing types each show one sprite, `first`'s do not.
+    Other,
+    /// `first`'s crossing types each show one sprite, `other`'s do not.
+    First,
+    /// The pictures do not tell: these cells (on `first`'s board) are in doubt.
+    Undecided(Vec<Pos>),
+}
+
+/// A tile two readings both read: its cell on the first's lattice, the first's type and
+/// the other's.
+type TileOfBoth = ((i64, i64), u8, u8);
+
+/// Tiles of a type are drawn from one sprite, so where two sure readings' types cross, at
+/// most one of them is right. A type shows one sprite when the longest edge of its tiles'
+/// spanning tree (by [`distance`]) is at most [`ReaderConfig::one_sprite_edge`]; the
+/// crossing types are the types of either reading that hold tiles of two of the other's.
+pub fn crossing(
+    first: &Reading,
+    other: &Reading,
+    frame: &RgbaImage,
+    cfg: &ReaderConfig,
+) -> Crossing {
+    let Some((dr, dc)) = aligned(first, other) else {
+        return Crossing::No;
+    };
+    let (a, b) = (&first.board, &other.board);
+    // Tiles both read, by (first's type, other's type).
+    let both: Vec<TileOfBoth> = a
+        .positions()
+        .filter_map(|p| {
+            let (r, c) = (p.row as i64, p.col as i64);
+            match (a.get(p), at(b, r - dr, c - dc)) {
+                (Cell::Tile(x), Cell::Tile(y)) => Some(((r, c), x, y)),
+                _ => None,
+            }
+        })
+        .collect();
+    let mut of_first: std::collections::BTreeMap<u8, std::collections::BTreeSet<u8>> =
+        Default::default();
+    let mut of_other: std::collections::BTreeMap<u8, std::collections::BTreeSet<u8>> =
+        Default::default();
+    for &(_, x, y) in &both {
+        of_first.entry(x).or_default().insert(y);
+        of_other.entry(y).or_default().insert(x);
+    }
+    let wide_first: Vec<u8> = of_first
+        .iter()
+        .filter(|e| e.1.len() > 1)
+        .map(|e| *e.0)
+        .collect();
+    let wide_other: Vec<u8> = of_other
+        .iter()
+        .filter(|e| e.1.len() > 1)
+        .map(|e| *e.0)
+        .collect();
+    if wide_first.is_empty() || wide_other.is_empty() {
+        return Crossing::No;
+    }
+    let integral = around(frame, &[&first.grid, &other.grid]);
+    // Whether every type in `types` (of the reading picked by `pick`) shows one sprite.
+    let one_sprite = |types: &[u8], pick: fn(&TileOfBoth) -> u8| {
+        types.iter().all(|&t| {
+            let cells: Vec<Pos> = both
+                .iter()
+                .filter(|e| pick(e) == t)
+                .map(|e| Pos::new(e.0 .0 as usize, e.0 .1 as usize))
+                .collect();
+            let pics = pictures_at(&integral, &first.grid, &cells, cfg);
+            let refs: Vec<&Picture> = pics.iter().collect();
+            spanning_tree(&refs, f32::INFINITY)
+                .iter()
+                .all(|e| e.2 <= cfg.one_sprite_edge)
+        })
+    };
+    match (
+        one_sprite(&wide_first, |e| e.1),
+        one_sprite(&wide_other, |e| e.2),
+    ) {
+        (false, true) => Crossing::Other,
+        (true, false) => Crossing::First,
+        _ => Crossing::Undecided(
+            both.iter()
+                .filter(|e| wide_first.contains(&e.1) || wide_other.contains(&e.2))
+                .map(|e| Pos::new(e.0 .0 as usize, e.0 .1 as usize))
+                .collect(),
+        ),
+    }
 }
 
 /// The pictures of `cells` on `grid` (cells that cannot be described are left out).
@@ -516,6 +617,31 @@ mod tests {
         let first = reading(grid, "AABB\nCCDD\n##..");
         let other = reading(grid, "AABB\nCCDD\n....");
         assert!(!replaces(&first, &other, &img, &cfg));
+    }
+
+    #[test]
+    fn where_types_cross_the_reading_of_one_sprite_types_wins() {
+        let cfg = ReaderConfig::default();
+        let (img, grid) = board_frame(["1122", "3344", "5566"]);
+        let right = reading(grid, "AABB\nCCDD\nEEFF");
+        // Sprites 1 and 2 as one type, sprites 3 and 4 dealt across two types: every type
+        // even, so sure, but it crosses the right reading's types.
+        let wrong = reading(grid, "AAAA\nBCBC\nEEFF");
+        assert_eq!(crossing(&wrong, &right, &img, &cfg), Crossing::Other);
+        assert_eq!(crossing(&right, &wrong, &img, &cfg), Crossing::First);
+        // Types that only split the other's are not a crossing (`replaces` decides those).
+        let split = reading(grid, "AABB\nCCDD\nEEGG");
+        let merged = reading(grid, "AABB\nCCDD\nEEEE");
+        assert_eq!(crossing(&merged, &split, &img, &cfg), Crossing::No);
+        // Where the pictures do not tell (here sprites 5 and 6 drawn alike), the crossing
+        // tiles are in doubt.
+        let (img, _) = board_frame(["1122", "3344", "5555"]);
+        let a = reading(grid, "AABB\nCCDD\nEFEF");
+        let b = reading(grid, "AABB\nCCDD\nEEFF");
+        match crossing(&a, &b, &img, &cfg) {
+            Crossing::Undecided(cells) => assert_eq!(cells.len(), 4),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
