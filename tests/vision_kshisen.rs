@@ -224,3 +224,36 @@ fn default_reader_confident_misreadings_are_the_known_ones() {
         .collect();
     assert_eq!(wrong, known, "confident misreadings of the default reader");
 }
+
+/// A reader saved in a window's profile is tried first, but while it gives no sure
+/// reading the default `auto` reads too: a profile that named the legacy chain (it read an
+/// earlier deal) must not leave the live bot blind on a frame only the stage reader reads.
+#[test]
+fn a_saved_reader_that_cannot_read_the_frame_gives_way_to_auto() {
+    use llk::agent::pipeline::Vision;
+    use llk::agent::Eyes;
+    use llk::vision::ReaderChoice;
+    let frame = load_image(Path::new("fixtures/kshisen/s0-default-default-full.png")).unwrap();
+    let sure = |r: &Result<llk::agent::Seen, llk::agent::Blind>| {
+        r.as_ref()
+            .is_ok_and(|s| s.unsure.is_empty() && s.board.check_even().is_ok())
+    };
+    let mut given = Vision {
+        reader: ReaderChoice::Legacy,
+        ..Vision::default()
+    };
+    assert!(
+        !sure(&given.read(&frame, None)),
+        "the legacy chain reads this frame now: pick another"
+    );
+    assert_eq!(given.reader, ReaderChoice::Legacy);
+    let mut saved = Vision {
+        reader: ReaderChoice::Legacy,
+        fallback: true,
+        ..Vision::default()
+    };
+    let seen = saved.read(&frame, None);
+    assert!(sure(&seen));
+    assert_eq!(saved.reader, ReaderChoice::General);
+    assert!(!saved.fallback);
+}

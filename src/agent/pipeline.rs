@@ -18,6 +18,11 @@ pub struct Vision {
     /// the reader that gave the first sure reading ([`read_auto`]), and stays for the game:
     /// one reader's view of the board from start to end.
     pub reader: ReaderChoice,
+    /// `reader` came from what an earlier session saved (a profile), not from the user:
+    /// until it gives a sure reading, `auto` reads each frame it is not sure of too and a
+    /// sure reading from that is taken. A reader that suited one deal can refuse or doubt
+    /// the next, and a saved choice must not leave the bot blind.
+    pub fallback: bool,
 }
 
 impl Eyes for Vision {
@@ -26,9 +31,16 @@ impl Eyes for Vision {
             Some(g) => Target::Grid(g),
             None => Target::Find(&self.hints),
         };
-        let (r, by) = read_auto(self.reader, frame, at);
+        let (mut r, mut by) = read_auto(self.reader, frame, at);
+        if self.fallback && self.reader != ReaderChoice::Auto && !r.as_ref().is_ok_and(is_sure) {
+            let (other, other_by) = read_auto(ReaderChoice::Auto, frame, at);
+            if other.as_ref().is_ok_and(is_sure) {
+                (r, by) = (other, other_by);
+            }
+        }
         if r.as_ref().is_ok_and(is_sure) {
             self.reader = by;
+            self.fallback = false;
         }
         match r {
             Ok(r) => Ok(Seen {

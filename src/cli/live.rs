@@ -311,10 +311,8 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
             None
         }
     });
-    let reader = args
-        .reader
-        .or_else(|| profile.as_ref().and_then(|p| p.reader.parse().ok()))
-        .unwrap_or_default();
+    let saved_reader = profile.as_ref().and_then(|p| p.reader.parse().ok());
+    let reader = args.reader.or(saved_reader).unwrap_or_default();
     if let Some(p) = &profile {
         eprintln!("profile: {}", p.summary());
         options.known_grid = Some((p.grid, p.window));
@@ -333,6 +331,7 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
             ..Hints::default()
         },
         reader,
+        fallback: args.reader.is_none() && saved_reader.is_some(),
     };
     let mut recorder = match &args.record {
         Some(dir) => {
@@ -427,6 +426,12 @@ fn save_profile(
         return;
     };
     if s.moves == 0 {
+        return;
+    }
+    // Clicks that removed nothing: the board may have been misread, and what this session
+    // settled on (its reader above all) is no advice for the next.
+    if let Stop::NoEffect(_) = s.stop {
+        eprintln!("profile: not saved for {app}: planned pairs did not go (the board may have been misread)");
         return;
     }
     let p = llk::agent::profile::Profile {
