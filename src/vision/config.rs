@@ -125,7 +125,10 @@ pub struct ReaderConfig {
     /// second set, one of them 72 tiles read as ground), the rendered fixtures' obstacles
     /// 7.7–106 (43 frames of 0..400). Late in a game a tile's ring takes in its neighbours'
     /// 3-D sides and shadows (10–29 on KShisen), so this only settles a disagreement, never
-    /// makes obstacles.
+    /// makes obstacles. A tile on the board's edge shows the ground's shadow where interior
+    /// tiles show a neighbour (17.1 from the shared ring, four edge tiles of a live KShisen
+    /// deal), so each cell is also compared with the agreed tiles whose neighbours are
+    /// tiles on the same sides.
     pub obstacle_frame_max: f32,
     /// Cells one reading calls obstacles and another empty show the ground when each lies
     /// no farther from the cells both read as empty than this many times the 90th

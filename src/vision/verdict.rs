@@ -169,8 +169,10 @@ pub fn split_two_sprite_types(
 /// pictures settle, and in no other:
 /// - cells `first` calls obstacles or ground (or leaves off its board) and `other` tiles
 ///   show the frame the agreed tiles share (the median of their rings' distances from the
-///   agreed tiles' per-block median ring is at most [`ReaderConfig::obstacle_frame_max`]):
-///   tiles of a set share one frame, obstacles and the ground are drawn without it;
+///   agreed tiles' per-block median ring, or from the nearest agreed tile whose four
+///   neighbours are tiles on the same sides, is at most
+///   [`ReaderConfig::obstacle_frame_max`]): tiles of a set share one frame, obstacles and
+///   the ground are drawn without it;
 /// - a type of `first` that `other` splits in two holds two sprites: every picture of one
 ///   part is farther from the other part than from its own;
 /// - cells `first` calls obstacles and `other` empty (or leaves off its board) show the
@@ -226,13 +228,30 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     let integral = around(frame, &[ga, &other.grid]);
     let pic = |(r, c): (i64, i64)| describe(&integral, ga.cell_rect(r as i32, c as i32), cfg);
     if !contested.is_empty() {
-        let agreed: Vec<Picture> = agreed.iter().filter_map(|e| pic(e.0)).collect();
-        let contested: Vec<Picture> = contested.iter().filter_map(|&p| pic(p)).collect();
+        // Which of a cell's four neighbours `other` reads as tiles: a tile's ring takes in
+        // its neighbours' 3-D sides and shadows, or the ground's where it has none.
+        let is_tile = |r: i64, c: i64| matches!(at(b, r - dr, c - dc), Cell::Tile(_));
+        let sides = |(r, c): (i64, i64)| {
+            [(-1, 0), (1, 0), (0, -1), (0, 1)]
+                .iter()
+                .enumerate()
+                .fold(0u8, |m, (i, &(dy, dx))| {
+                    m | ((is_tile(r + dy, c + dx) as u8) << i)
+                })
+        };
+        let agreed: Vec<(u8, Picture)> = agreed
+            .iter()
+            .filter_map(|e| pic(e.0).map(|p| (sides(e.0), p)))
+            .collect();
+        let contested: Vec<(u8, Picture)> = contested
+            .iter()
+            .filter_map(|&p| pic(p).map(|q| (sides(p), q)))
+            .collect();
         if agreed.len() < 4 || contested.is_empty() {
             return false;
         }
-        let ring = (0..agreed[0].frame.len())
-            .map(|i| median(agreed.iter().map(|p| p.frame[i]).collect()))
+        let ring = (0..agreed[0].1.frame.len())
+            .map(|i| median(agreed.iter().map(|p| p.1.frame[i]).collect()))
             .collect();
         let shared = Picture {
             blocks: Vec::new(),
@@ -243,10 +262,24 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
         let stray = median(
             contested
                 .iter()
-                .map(|p| frame_distance(p, &shared))
+                .map(|p| frame_distance(&p.1, &shared))
                 .collect(),
         );
-        if stray > cfg.obstacle_frame_max {
+        // The same, against the agreed tiles with the same sides taken: a tile on the
+        // board's edge shows the ground's shadow where interior tiles show a neighbour.
+        let stray_alike = median(
+            contested
+                .iter()
+                .map(|(k, p)| {
+                    agreed
+                        .iter()
+                        .filter(|q| q.0 == *k)
+                        .map(|q| frame_distance(p, &q.1))
+                        .fold(f32::INFINITY, f32::min)
+                })
+                .collect(),
+        );
+        if stray.min(stray_alike) > cfg.obstacle_frame_max {
             return false;
         }
     }
