@@ -228,25 +228,22 @@ fn choose(
         // Where the two sure readings' types cross, the one whose crossing types each show
         // one sprite is taken; when the pictures do not tell, the tiles involved are unsure.
         if let Ok(l) = &legacy {
-            if let Ok(g) = read_one(ReaderChoice::General, frame, at) {
+            if let Some(g) = read_one(ReaderChoice::General, frame, at)
+                .ok()
+                .filter(is_sure)
+            {
                 let cfg = ReaderConfig::default();
-                if is_sure(&g) && verdict::replaces(l, &g, frame, &cfg) {
+                if verdict::replaces(l, &g, frame, &cfg) {
                     return (Ok(g), ReaderChoice::General);
                 }
-                if is_sure(&g) {
-                    match verdict::crossing(l, &g, frame, &cfg) {
-                        verdict::Crossing::Other => return (Ok(g), ReaderChoice::General),
-                        verdict::Crossing::Undecided(cells) => {
-                            let mut l = l.clone();
-                            for p in cells {
-                                if !l.unsure.contains(&p) {
-                                    l.unsure.push(p);
-                                }
-                            }
-                            return (Ok(l), ReaderChoice::Auto);
-                        }
-                        verdict::Crossing::No | verdict::Crossing::First => {}
+                match verdict::crossing(l, &g, frame, &cfg) {
+                    verdict::Crossing::Other => return (Ok(g), ReaderChoice::General),
+                    verdict::Crossing::Undecided(cells) => {
+                        let mut l = l.clone();
+                        verdict::doubt(&mut l, cells);
+                        return (Ok(l), ReaderChoice::Auto);
                     }
+                    verdict::Crossing::No | verdict::Crossing::First => {}
                 }
             }
         }

@@ -290,10 +290,7 @@ pub(crate) fn spanning_tree(pics: &[&Picture], ceiling: f32) -> Vec<(usize, usiz
     if n == 0 {
         return edges;
     }
-    let means: Vec<Vec<f32>> = pics.iter().map(|p| set_means(p)).collect();
-    let comparable = |a: usize, b: usize| {
-        pics[a].blocks.len() == pics[b].blocks.len() && means[a].len() == means[b].len()
-    };
+    let floors = Floors::new(pics);
     let pivots = pivot_rows(pics, PIVOTS.min(n / 8));
     // Distances to the pivots, cell-major, for the bound's inner loop.
     let to_pivots: Vec<Vec<f32>> = (0..n)
@@ -312,9 +309,7 @@ pub(crate) fn spanning_tree(pics: &[&Picture], ceiling: f32) -> Vec<(usize, usiz
                     .iter()
                     .zip(&to_pivots[j])
                     .fold(0f32, |m, (a, b)| m.max((a - b).abs()));
-                if bound >= limit
-                    || comparable(cur, j) && distance_floor(&means[cur], &means[j]) >= limit
-                {
+                if bound >= limit || floors.between(cur, j, usize::MAX) >= limit {
                     continue;
                 }
             }
@@ -340,20 +335,37 @@ pub(crate) fn spanning_tree(pics: &[&Picture], ceiling: f32) -> Vec<(usize, usiz
     edges
 }
 
+/// The [`set_means`] of a list of pictures, for [`distance_floor`]s between them.
+struct Floors<'a> {
+    pics: &'a [&'a Picture],
+    means: Vec<Vec<f32>>,
+}
+
+impl<'a> Floors<'a> {
+    fn new(pics: &'a [&'a Picture]) -> Self {
+        let means = pics.iter().map(|p| set_means(p)).collect();
+        Floors { pics, means }
+    }
+
+    /// A floor under `distance(pics[a], pics[b])` from the first `sets` block sets (the
+    /// first is the whole face; `usize::MAX` takes all); 0 between pictures of different
+    /// shapes, where the floor does not hold.
+    fn between(&self, a: usize, b: usize, sets: usize) -> f32 {
+        let (ma, mb) = (&self.means[a], &self.means[b]);
+        if self.pics[a].blocks.len() != self.pics[b].blocks.len() || ma.len() != mb.len() {
+            return 0.0;
+        }
+        let n = sets.saturating_mul(3).min(ma.len());
+        distance_floor(&ma[..n], &mb[..n])
+    }
+}
+
 /// Each picture's distance to its nearest other picture among `pics` (`f32::INFINITY`
 /// when it is alone), for the pictures at `queries`. Exact: candidates are taken by
 /// [`distance_floor`] from below, so the search stops once the floors pass the nearest
 /// distance found, which for a tile whose twin is in `pics` comes after a few.
 pub(crate) fn nearest_distances(pics: &[&Picture], queries: &[usize]) -> Vec<f32> {
-    let means: Vec<Vec<f32>> = pics.iter().map(|p| set_means(p)).collect();
-    // Floors hold between pictures of one shape (all a search compares, in practice).
-    let floor = |a: usize, b: usize, sets: usize| -> f32 {
-        if pics[a].blocks.len() != pics[b].blocks.len() || means[a].len() != means[b].len() {
-            return 0.0;
-        }
-        let sets = (sets * 3).min(means[a].len());
-        distance_floor(&means[a][..sets], &means[b][..sets])
-    };
+    let floors = Floors::new(pics);
     queries
         .iter()
         .map(|&a| {
@@ -363,14 +375,14 @@ pub(crate) fn nearest_distances(pics: &[&Picture], queries: &[usize]) -> Vec<f32
             // Non-negative floats order as their bits.
             let mut order: BinaryHeap<Reverse<(u32, usize)>> = (0..pics.len())
                 .filter(|&b| b != a)
-                .map(|b| Reverse((floor(a, b, 1).max(0.0).to_bits(), b)))
+                .map(|b| Reverse((floors.between(a, b, 1).max(0.0).to_bits(), b)))
                 .collect();
             let mut nearest = f32::INFINITY;
             while let Some(Reverse((whole, b))) = order.pop() {
                 if f32::from_bits(whole) >= nearest {
                     break;
                 }
-                if floor(a, b, usize::MAX / 3) < nearest {
+                if floors.between(a, b, usize::MAX) < nearest {
                     nearest = nearest.min(distance(pics[a], pics[b]));
                 }
             }

@@ -86,7 +86,16 @@ pub fn doubt_mixed_obstacles(frame: &RgbaImage, reading: &mut Reading, cfg: &Rea
         return;
     }
     let b = &reading.board;
-    for p in b.positions().filter(|&p| b.get(p) == Cell::Obstacle) {
+    let obstacles: Vec<Pos> = b
+        .positions()
+        .filter(|&p| b.get(p) == Cell::Obstacle)
+        .collect();
+    doubt(reading, obstacles);
+}
+
+/// Adds `cells` to `reading`'s unsure cells (each once).
+pub fn doubt(reading: &mut Reading, cells: impl IntoIterator<Item = Pos>) {
+    for p in cells {
         if !reading.unsure.contains(&p) {
             reading.unsure.push(p);
         }
@@ -191,7 +200,7 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     // Cells of `first`'s lattice (row, column), which may lie outside its board.
     let mut contested: Vec<(i64, i64)> = Vec::new();
     let mut grounded: Vec<(i64, i64)> = Vec::new();
-    let mut agreed: Vec<((i64, i64), u8, u8)> = Vec::new();
+    let mut agreed: Vec<TileOfBoth> = Vec::new();
     for r in r0..r1 {
         for c in c0..c1 {
             match (at(a, r, c), at(b, r - dr, c - dc)) {
@@ -204,21 +213,10 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
         }
     }
     // Types: `other`'s must nest in `first`'s (never merge two of them).
-    let mut parent: std::collections::HashMap<u8, u8> = std::collections::HashMap::new();
-    for &(_, x, y) in &agreed {
-        if *parent.entry(y).or_insert(x) != x {
-            return false;
-        }
+    let (split, merged) = spread_types(&agreed);
+    if !merged.is_empty() {
+        return false;
     }
-    let mut parts: std::collections::HashMap<u8, Vec<u8>> = std::collections::HashMap::new();
-    for (&y, &x) in &parent {
-        parts.entry(x).or_default().push(y);
-    }
-    let split: Vec<u8> = parts
-        .iter()
-        .filter(|(_, ys)| ys.len() > 1)
-        .map(|(&x, _)| x)
-        .collect();
     if contested.is_empty() && split.is_empty() && grounded.is_empty() {
         return false;
     }
@@ -383,6 +381,22 @@ pub enum Crossing {
 /// the other's.
 type TileOfBoth = ((i64, i64), u8, u8);
 
+/// The types whose tiles the other reading deals across two or more of its own: first's
+/// types, then other's.
+fn spread_types(both: &[TileOfBoth]) -> (Vec<u8>, Vec<u8>) {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut of_first: BTreeMap<u8, BTreeSet<u8>> = BTreeMap::new();
+    let mut of_other: BTreeMap<u8, BTreeSet<u8>> = BTreeMap::new();
+    for &(_, x, y) in both {
+        of_first.entry(x).or_default().insert(y);
+        of_other.entry(y).or_default().insert(x);
+    }
+    let spread = |m: &BTreeMap<u8, BTreeSet<u8>>| -> Vec<u8> {
+        m.iter().filter(|e| e.1.len() > 1).map(|e| *e.0).collect()
+    };
+    (spread(&of_first), spread(&of_other))
+}
+
 /// Tiles of a type are drawn from one sprite, so where two sure readings' types cross, at
 /// most one of them is right. A type shows one sprite when the longest edge of its tiles'
 /// spanning tree (by [`distance`]) is at most [`ReaderConfig::one_sprite_edge`]; the
@@ -408,24 +422,7 @@ pub fn crossing(
             }
         })
         .collect();
-    let mut of_first: std::collections::BTreeMap<u8, std::collections::BTreeSet<u8>> =
-        Default::default();
-    let mut of_other: std::collections::BTreeMap<u8, std::collections::BTreeSet<u8>> =
-        Default::default();
-    for &(_, x, y) in &both {
-        of_first.entry(x).or_default().insert(y);
-        of_other.entry(y).or_default().insert(x);
-    }
-    let wide_first: Vec<u8> = of_first
-        .iter()
-        .filter(|e| e.1.len() > 1)
-        .map(|e| *e.0)
-        .collect();
-    let wide_other: Vec<u8> = of_other
-        .iter()
-        .filter(|e| e.1.len() > 1)
-        .map(|e| *e.0)
-        .collect();
+    let (wide_first, wide_other) = spread_types(&both);
     if wide_first.is_empty() || wide_other.is_empty() {
         return Crossing::No;
     }
