@@ -139,6 +139,13 @@ pub struct ReaderConfig {
     /// backgrounds) 0.66–1.19; the rendered fixtures' obstacles 5.9 and up (9 frames of
     /// 0..400, 3 on textured ground; the other 6 on flat ground, 36–122 against 0).
     pub ground_apart_ratio: f32,
+    /// Share of a cell's size, on the side of a neighbouring tile, that may show that
+    /// tile's 3-D side and drop shadow rather than the ground: a cell next to a tile is also
+    /// compared with the ground without this band. Measured past KShisen's 3-D tiles: the
+    /// side 16–18 % of the pitch, its shadow fading out by 36–40 % (three tile sets, pitches
+    /// 32–50 px). The rest of the cell still holds 60 % of any sprite drawn in it, which an
+    /// obstacle fills.
+    pub overhang_share: f32,
     /// A type shows one sprite when no edge of its tiles' spanning tree (by
     /// [`super::pictures::distance`]) is longer than this: true types measure 6.1 at most
     /// (rendered 0..200, 92 KShisen frames, llk-real), different sprites of one tile set 9
@@ -200,6 +207,7 @@ impl Default for ReaderConfig {
             max_obstacle_looks: 2,
             obstacle_frame_max: 4.0,
             ground_apart_ratio: 2.0,
+            overhang_share: 0.4,
             one_sprite_edge: 8.0,
             type_split_gap: 20.0,
             type_split_ratio: 8.0,

@@ -184,11 +184,13 @@ pub fn split_two_sprite_types(
 ///   the ground are drawn without it;
 /// - a type of `first` that `other` splits in two holds two sprites: every picture of one
 ///   part is farther from the other part than from its own;
-/// - cells `first` calls obstacles and `other` empty (or leaves off its board) show the
-///   ground: each lies as near the cells both read as empty as those lie to one another
-///   (within [`ReaderConfig::ground_apart_ratio`] times the 90th percentile of their
-///   nearest-neighbour distances, and never less than [`ReaderConfig::same_floor`]). An
-///   obstacle is drawn over the ground and stands apart from it.
+/// - cells `first` calls obstacles or tiles and `other` empty (or leaves off its board)
+///   show the ground: each lies as near the cells both read as empty as those lie to one
+///   another (within [`ReaderConfig::ground_apart_ratio`] times the 90th percentile of
+///   their nearest-neighbour distances, and never less than [`ReaderConfig::same_floor`]),
+///   whole or, beside a tile, without the band of [`ReaderConfig::overhang_share`] that
+///   the tile's 3-D side and shadow may cover. An obstacle or a tile is drawn over the
+///   ground and stands apart from it.
 pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &ReaderConfig) -> bool {
     let ga = &first.grid;
     let Some((dr, dc)) = aligned(first, other) else {
@@ -205,7 +207,7 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
         for c in c0..c1 {
             match (at(a, r, c), at(b, r - dr, c - dc)) {
                 (Cell::Obstacle | Cell::Empty, Cell::Tile(_)) => contested.push((r, c)),
-                (Cell::Obstacle, Cell::Empty) => grounded.push((r, c)),
+                (Cell::Obstacle | Cell::Tile(_), Cell::Empty) => grounded.push((r, c)),
                 (Cell::Tile(x), Cell::Tile(y)) => agreed.push(((r, c), x, y)),
                 (x, y) if x == y => {}
                 _ => return false,
@@ -225,17 +227,22 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     }
     let integral = around(frame, &[ga, &other.grid]);
     let pic = |(r, c): (i64, i64)| describe(&integral, ga.cell_rect(r as i32, c as i32), cfg);
+    let trimmed_pic = |(r, c): (i64, i64), side: Option<usize>| {
+        let rect = ga.cell_rect(r as i32, c as i32);
+        describe(
+            &integral,
+            side.map_or(rect, |s| without_band(rect, s, cfg.overhang_share)),
+            cfg,
+        )
+    };
     if !contested.is_empty() {
         // Which of a cell's four neighbours `other` reads as tiles: a tile's ring takes in
         // its neighbours' 3-D sides and shadows, or the ground's where it has none.
         let is_tile = |r: i64, c: i64| matches!(at(b, r - dr, c - dc), Cell::Tile(_));
         let sides = |(r, c): (i64, i64)| {
-            [(-1, 0), (1, 0), (0, -1), (0, 1)]
-                .iter()
-                .enumerate()
-                .fold(0u8, |m, (i, &(dy, dx))| {
-                    m | ((is_tile(r + dy, c + dx) as u8) << i)
-                })
+            SIDES.iter().enumerate().fold(0u8, |m, (i, &(dy, dx))| {
+                m | ((is_tile(r + dy, c + dx) as u8) << i)
+            })
         };
         let agreed: Vec<(u8, Picture)> = agreed
             .iter()
@@ -283,29 +290,54 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     }
     if !grounded.is_empty() {
         // The cells both read as empty, over both boards and a ring of one cell around.
-        let empties: Vec<Picture> = (r0 - 1..r1 + 1)
+        let empties: Vec<(i64, i64)> = (r0 - 1..r1 + 1)
             .flat_map(|r| (c0 - 1..c1 + 1).map(move |c| (r, c)))
             .filter(|&(r, c)| at(a, r, c) == Cell::Empty && at(b, r - dr, c - dc) == Cell::Empty)
-            .filter_map(pic)
             .collect();
-        if empties.len() < 4 {
-            return false;
-        }
-        let refs: Vec<&Picture> = empties.iter().collect();
-        let all: Vec<usize> = (0..refs.len()).collect();
-        let mut apart = nearest_distances(&refs, &all);
-        apart.sort_by(f32::total_cmp);
-        let spread = apart[(apart.len() - 1) * 9 / 10];
-        let limit = (cfg.ground_apart_ratio * spread).max(cfg.same_floor);
-        for &cell in &grounded {
-            let Some(p) = pic(cell) else {
+        // The ground's pictures and how far a ground cell may lie from the nearest of
+        // them, on whole cells (`None`) or on cells without their band on one side.
+        let reference = |side: Option<usize>| -> Option<GroundModel> {
+            let refs: Vec<Picture> = empties
+                .iter()
+                .filter_map(|&e| trimmed_pic(e, side))
+                .collect();
+            if refs.len() < 4 {
+                return None;
+            }
+            let view: Vec<&Picture> = refs.iter().collect();
+            let all: Vec<usize> = (0..view.len()).collect();
+            let mut apart = nearest_distances(&view, &all);
+            apart.sort_by(f32::total_cmp);
+            let spread = apart[(apart.len() - 1) * 9 / 10];
+            let limit = (cfg.ground_apart_ratio * spread).max(cfg.same_floor);
+            Some((refs, limit))
+        };
+        // Built on first use: whole cells, then each side's band left out.
+        let mut refs: [Option<Option<GroundModel>>; 5] = Default::default();
+        let mut ground_like = |cell: (i64, i64), side: Option<usize>| -> bool {
+            let slot = side.unwrap_or(4);
+            let Some((pics, limit)) = refs[slot].get_or_insert_with(|| reference(side)) else {
                 return false;
             };
-            let near = refs
-                .iter()
+            let Some(p) = trimmed_pic(cell, side) else {
+                return false;
+            };
+            pics.iter()
                 .map(|q| distance(&p, q))
-                .fold(f32::INFINITY, f32::min);
-            if near > limit {
+                .fold(f32::INFINITY, f32::min)
+                <= *limit
+        };
+        let tile_either = |r: i64, c: i64| {
+            matches!(at(a, r, c), Cell::Tile(_)) || matches!(at(b, r - dr, c - dc), Cell::Tile(_))
+        };
+        for &(r, c) in &grounded {
+            // A tile's 3-D side and drop shadow fall on the cell next to it: where a
+            // neighbour is a tile, the cell is also taken without the band on that side.
+            let ok = ground_like((r, c), None)
+                || SIDES.iter().enumerate().any(|(i, &(dy, dx))| {
+                    tile_either(r + dy, c + dx) && ground_like((r, c), Some(i))
+                });
+            if !ok {
                 return false;
             }
         }
@@ -335,6 +367,25 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
         }
     }
     true
+}
+
+/// The ground's pictures, and how far from the nearest of them a ground cell may lie.
+type GroundModel = (Vec<Picture>, f32);
+
+/// The four sides of a cell as (row, column) steps: up, down, left, right.
+const SIDES: [(i64, i64); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+
+/// The rectangle (x, y, w, h) without a band of `share` of its size on side `side` (an
+/// index into [`SIDES`]).
+fn without_band(rect: (f32, f32, f32, f32), side: usize, share: f32) -> (f32, f32, f32, f32) {
+    let (x, y, w, h) = rect;
+    let (bw, bh) = (w * share, h * share);
+    match SIDES[side] {
+        (-1, 0) => (x, y + bh, w, h - bh),
+        (1, 0) => (x, y, w, h - bh),
+        (0, -1) => (x + bw, y, w - bw, h),
+        _ => (x, y, w - bw, h),
+    }
 }
 
 /// How `other`'s lattice lies on `first`'s: `other`'s cell (r, c) is `first`'s
@@ -647,6 +698,51 @@ mod tests {
         let first = reading(grid, "AABB\nCCDD\n##..");
         let other = reading(grid, "AABB\nCCDD\n....");
         assert!(!replaces(&first, &other, &img, &cfg));
+    }
+
+    /// `img` with a 3-D side under each tile of `grid`'s row `r`: a dark band `depth` px
+    /// deep across the top of the cell below, its last quarter fading like a drop shadow.
+    fn with_sides(mut img: RgbaImage, grid: &Grid, r: usize, depth: u32) -> RgbaImage {
+        let y0 = (grid.origin.1 + (r + 1) as f32 * grid.pitch.1) as u32;
+        let (x0, x1) = (
+            grid.origin.0 as u32,
+            (grid.origin.0 + grid.bounds().2) as u32,
+        );
+        for y in y0..y0 + depth {
+            let fade = (4 * (y - y0)).saturating_sub(3 * depth);
+            let v = (20 + 100 * fade / depth) as u8;
+            for x in x0..x1 {
+                img.put_pixel(x, y, Rgba([v, v, v / 2, 255]));
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn cells_under_a_tile_side_called_obstacles_or_tiles_are_empty() {
+        let cfg = ReaderConfig::default();
+        let (img, grid) = textured(board_frame(["1122", "3344", "0000"]));
+        // A side and shadow over 30 % of the cell below the second row.
+        let sided = with_sides(img.clone(), &grid, 1, 12);
+        let other = reading(grid, "AABB\nCCDD\n....");
+        for first in ["AABB\nCCDD\n####", "AABB\nCCDD\nEEEE"] {
+            assert!(
+                replaces(&reading(grid, first), &other, &sided, &cfg),
+                "{first}"
+            );
+        }
+        // The same line, which `other` leaves off its board.
+        let short = Grid { rows: 2, ..grid };
+        let first = reading(grid, "AABB\nCCDD\n####");
+        assert!(replaces(
+            &first,
+            &reading(short, "AABB\nCCDD"),
+            &sided,
+            &cfg
+        ));
+        // A band over most of the cell is no tile's side.
+        let covered = with_sides(img, &grid, 1, 30);
+        assert!(!replaces(&first, &other, &covered, &cfg));
     }
 
     #[test]
