@@ -181,6 +181,7 @@ enum Seen {
 /// ground, paired (with its group) or lone.
 fn see(
     cells: &[Option<Picture>],
+    cols: usize,
     ground: &Ground,
     ring_idx: &[usize],
     cfg: &ReaderConfig,
@@ -198,6 +199,55 @@ fn see(
         flat[g.group[k]] += (pics[k].spread <= cfg.flat_spread) as usize;
         grounded[g.group[k]] += ground.holds(pics[k], cfg) as usize;
         mostly_ground[g.group[k]] += ground.covers_most(pics[k], cfg) as usize;
+        on_ring[g.group[k]] += ring_idx.binary_search(&i).is_ok() as usize;
+    }
+    // A board can run flush with the window on a side (a small board scaled to the
+    // window's width): that side of the ring then holds tiles, whose twins lie inside.
+    // A side counts as ring only when most of its cells show the ground or are flat (a
+    // gradient ground; a tile face carries a symbol or a frame), have no twin,
+    // pair only with other ring cells (chrome, a ground that repeats), or belong to a
+    // crowded group (a line of tiles' 3-D sides, a patterned ground): tile types come a
+    // few at a time ([`ReaderConfig::obstacle_crowd`] times the median group).
+    let mut sizes: Vec<usize> = size.iter().copied().filter(|&n| n >= 2).collect();
+    sizes.sort_unstable();
+    let median = sizes.get(sizes.len() / 2).copied().unwrap_or(0);
+    let around: Vec<bool> = idx
+        .iter()
+        .enumerate()
+        .map(|(k, _)| {
+            let gi = g.group[k];
+            ground.holds(pics[k], cfg)
+                || pics[k].spread <= cfg.flat_spread
+                || size[gi] < 2
+                || on_ring[gi] == size[gi]
+                || size[gi] as f32 >= cfg.obstacle_crowd * median as f32
+        })
+        .collect();
+    let rows = cells.len() / cols.max(1);
+    let sides = |i: usize| {
+        let (r, c) = (i / cols, i % cols);
+        [r == 0, r + 1 == rows, c == 0, c + 1 == cols]
+    };
+    let mut side_votes = [(0usize, 0usize); 4];
+    for (k, &i) in idx.iter().enumerate() {
+        if ring_idx.binary_search(&i).is_ok() {
+            for (v, on) in side_votes.iter_mut().zip(sides(i)) {
+                if on {
+                    v.0 += around[k] as usize;
+                    v.1 += 1;
+                }
+            }
+        }
+    }
+    let quiet = side_votes.map(|(ok, n)| ok * 2 >= n);
+    let ring_idx: Vec<usize> = ring_idx
+        .iter()
+        .copied()
+        .filter(|&i| sides(i).iter().zip(quiet).any(|(&on, q)| on && q))
+        .collect();
+    let ring_idx = &ring_idx[..];
+    let mut on_ring = vec![0usize; g.groups];
+    for (k, &i) in idx.iter().enumerate() {
         on_ring[g.group[k]] += ring_idx.binary_search(&i).is_ok() as usize;
     }
     // Groups of flat pictures that are neither ground-coloured nor on the ring: blank faces
@@ -682,9 +732,15 @@ fn locate_and_read(
             sheet = Sheet::new(&integral, x2, y2, window, cfg);
             sheet = rephased(&integral, sheet, window, &ground, cfg);
         }
-        see(&sheet.pics, &ground, &ring(sheet.rows, sheet.cols), cfg)
+        see(
+            &sheet.pics,
+            sheet.cols,
+            &ground,
+            &ring(sheet.rows, sheet.cols),
+            cfg,
+        )
     } else {
-        see(&sheet.pics, &ground, &ring_idx, cfg)
+        see(&sheet.pics, sheet.cols, &ground, &ring_idx, cfg)
     };
     let paired: Vec<bool> = seen.iter().map(|s| matches!(s, Seen::Paired(_))).collect();
     let rect = match (hints.rows, hints.cols) {
@@ -888,7 +944,7 @@ fn read_known(
         spread_max: -1000.0,
     });
     let sheet_like = SheetCells { rows, cols, pics };
-    let seen = see(&sheet_like.pics, &ground, &ring_idx, cfg);
+    let seen = see(&sheet_like.pics, cols, &ground, &ring_idx, cfg);
     let cfg = ReaderConfig {
         min_tiles,
         ..cfg.clone()
@@ -1438,6 +1494,52 @@ mod cell_tests {
     }
 
     #[test]
+    fn a_board_flush_with_the_window_keeps_its_edge_tiles() {
+        // A 6x4 sheet: ground above and below, and a board of four rows whose first and
+        // last columns are the sheet's own (a board scaled to the window's width). Each
+        // type holds a row: two tiles on the ring's sides, two inside.
+        let ground_pic = grey_picture(&[200.0; 100], 200.0);
+        let pictured = |seed: u32| {
+            let v: Vec<f32> = (0..100u32)
+                .map(|i| ((i * 37 + seed * 101) % 256) as f32)
+                .collect();
+            grey_picture(&v, 90.0)
+        };
+        let (rows, cols) = (6, 4);
+        let cells: Vec<Option<Picture>> = (0..rows * cols)
+            .map(|i| {
+                let r = i / cols;
+                Some(if r == 0 || r + 1 == rows {
+                    ground_pic.clone()
+                } else {
+                    pictured(r as u32)
+                })
+            })
+            .collect();
+        let ground = Ground {
+            colour: [200.0; 3],
+            colour_tol: 0.0,
+            spread_max: 5.0,
+        };
+        let seen = see(
+            &cells,
+            cols,
+            &ground,
+            &ring(rows, cols),
+            &ReaderConfig::default(),
+        );
+        for r in 1..rows - 1 {
+            for c in 0..cols {
+                assert!(
+                    matches!(seen[r * cols + c], Seen::Paired(_)),
+                    "{r},{c}: {seen:?}"
+                );
+            }
+        }
+        assert_eq!(seen[0], Seen::Ground);
+    }
+
+    #[test]
     fn two_faces_that_read_as_ground_stay_two_types() {
         // A 4×6 sheet: a ring of flat grey ground (200) around a 2×4 board of two pictured
         // pairs, two blank faces in the ground's colour, and two faces whose faint pattern
@@ -1472,7 +1574,7 @@ mod cell_tests {
             colour_tol: 0.0,
             spread_max: 5.0,
         };
-        let seen = see(&cells, &ground, &ring_idx, &ReaderConfig::default());
+        let seen = see(&cells, cols, &ground, &ring_idx, &ReaderConfig::default());
         let at = |r: usize, c: usize| seen[r * cols + c];
         // Column 3 holds the blank faces, column 4 the faint ones.
         assert!(matches!(at(1, 3), Seen::Paired(_)), "{seen:?}");
