@@ -134,10 +134,11 @@ pub struct ReaderConfig {
     /// no farther from the cells both read as empty than this many times the 90th
     /// percentile of those cells' distances to their nearest neighbour among them (photo and
     /// textured grounds differ from cell to cell; an obstacle is drawn over the ground).
-    /// Measured where the two readers disagreed so: ground the legacy chain called
-    /// obstacles (KShisen, 4 frames, the board's border rows and cleared cells on photo
-    /// backgrounds) 0.66–1.19; the rendered fixtures' obstacles 5.9 and up (9 frames of
-    /// 0..400, 3 on textured ground; the other 6 on flat ground, 36–122 against 0).
+    /// Measured where the two readers disagreed so, each cell at its nearest whole or
+    /// without a tile's side ([`ReaderConfig::overhang_share`]): KShisen ground the legacy
+    /// chain called obstacles or tiles 0.0–1.22 (360 cells of six sets, one more at 2.07, a
+    /// textured ground under a shadow's tail); the rendered fixtures' obstacles 4.73 and up
+    /// (9 frames of 0..400). The cut lies between them on a log scale.
     pub ground_apart_ratio: f32,
     /// Share of a cell's size, on the side of a neighbouring tile, that may show that
     /// tile's 3-D side and drop shadow rather than the ground: a cell next to a tile is also
@@ -206,7 +207,7 @@ impl Default for ReaderConfig {
             obstacle_look_gap: 9.0,
             max_obstacle_looks: 2,
             obstacle_frame_max: 4.0,
-            ground_apart_ratio: 2.0,
+            ground_apart_ratio: 2.5,
             overhang_share: 0.4,
             one_sprite_edge: 8.0,
             type_split_gap: 20.0,
