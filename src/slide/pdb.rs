@@ -1,5 +1,5 @@
-//! Additive disjoint pattern databases (Korf & Felner 2002) for boards of at most 16 cells,
-//! blank-first goal.
+//! Additive disjoint pattern databases (Korf & Felner 2002) for boards of at most 32 cells
+//! (up to 5×5 and 4×8), blank-first goal.
 //!
 //! Each pattern is a set of tiles; its table holds, for every placement of those tiles, the
 //! fewest moves *of those tiles* needed to bring them home, found by a breadth-first search
@@ -8,21 +8,25 @@
 //! disjoint patterns add up and stay admissible. Reflecting the board about the main diagonal
 //! gives a second, equally valid lookup in the same tables; the estimate is the larger one.
 //!
-//! The search keeps, per pattern, its tiles' cells packed 4 bits each (`Σ cell_j << 4j`),
-//! which it updates in O(1) when one tile slides. Tables of up to 6 tiles are indexed by that
-//! packed value directly (16^6 entries, holes included: no arithmetic per lookup); larger
-//! ones by the dense rank of the placement (16^8 would be 4G entries for 8 tiles, the dense
-//! rank 519M), which costs a few operations per lookup. On disk only the `16·15·…` valid
+//! The search keeps, per pattern, its tiles' cells packed 4 bits each (`Σ cell_j << 4j`; 5
+//! bits on boards of more than 16 cells), which it updates in O(1) when one tile slides. On
+//! boards of up to 16 cells, tables of up to 6 tiles are indexed by that packed value
+//! directly (16^6 entries, holes included: no arithmetic per lookup); larger ones, and every
+//! table of a larger board (32^6 would be 1G entries), by the dense rank of the placement
+//! (16^8 would be 4G entries for 8 tiles, the dense rank 519M), which costs a few operations
+//! per lookup. On disk only the `16·15·…` valid
 //! placements are stored, one byte each in rank order, behind a checked header.
 
-use super::pdb_build::{build_dense, digit_weights, placements, rank_packed, EMPTY};
+use super::pdb_build::{
+    build_dense, cell_bits, digit_weights, max_tiles, placements, rank_packed, EMPTY, MAX_CELLS,
+};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Most patterns a database may have (4×4 uses three; every ≤16-cell board needs ≤ 3 of ≤ 6).
+/// Most patterns a database may have (4×4 uses three, 5×5 four of 6 tiles).
 pub const MAX_PATTERNS: usize = 4;
 /// Most tiles in one pattern (the builder's limit: 519M placements for 8 of 16 cells).
 pub const MAX_PATTERN_TILES: usize = super::pdb_build::MAX_TILES;
@@ -47,6 +51,8 @@ pub struct PatternDb {
     dense: Vec<bool>,
     /// Per pattern: each tile's digit weight in the dense rank (`digit_weights`).
     weights: Vec<[u32; 16]>,
+    /// Bits per cell in a packed placement (`pdb_build::cell_bits`).
+    bits: u32,
     reflect: bool,
     /// For each tile: (pattern, bit shift of its cell in that pattern's index).
     slot: Vec<(u8, u8)>,
@@ -62,12 +68,16 @@ pub struct PatternDb {
 /// The partition used when none is given: for 4×4 the 7-7-1 split of `NAMED_4X4` (the top
 /// two rows; the bottom two but the corner tile 12; tile 12 alone), which generated 10.0M
 /// nodes on Korf's 100 with reflection, against 12.2M–17.3M with another tile of the bottom
-/// rows alone and 44M for the best 6-6-3 split (docs/sliding.md has the table); otherwise
-/// the tiles in goal order cut into the fewest groups of at most 6, as even as possible.
+/// rows alone and 44M for the best 6-6-3 split (docs/sliding.md has the table); for 5×5 the
+/// four compact blocks of `PATTERNS_5X5`; otherwise the tiles in goal order cut into the
+/// fewest groups of at most 6, as even as possible.
 pub fn default_patterns(width: usize, height: usize) -> Vec<Vec<u8>> {
     if width == 4 && height == 4 {
         let (_, groups) = NAMED_4X4[1]; // 7-7-1
         return groups.iter().map(|g| g.to_vec()).collect();
+    }
+    if width == 5 && height == 5 {
+        return PATTERNS_5X5.iter().map(|g| g.to_vec()).collect();
     }
     let n = width * height - 1;
     let groups = n.div_ceil(SPARSE_TILES);
@@ -80,6 +90,17 @@ pub fn default_patterns(width: usize, height: usize) -> Vec<Vec<u8>> {
     }
     out
 }
+
+/// The 6-6-6-6 partition of the 24-puzzle into compact blocks (blank-first tile numbers):
+/// the top-left corner around the blank, a 3×2 block down the right of the top rows, a 3×2
+/// block down the left of the bottom rows, and the 2×3 block at the bottom right. Each is
+/// one 127.5M-entry table (25!/19! placements).
+pub const PATTERNS_5X5: [&[u8]; 4] = [
+    &[1, 2, 5, 6, 7, 12],
+    &[3, 4, 8, 9, 13, 14],
+    &[10, 11, 15, 16, 20, 21],
+    &[17, 18, 19, 22, 23, 24],
+];
 
 /// The 4×4 partitions that can be chosen by name (blank-first tile numbers).
 pub const NAMED_4X4: [(&str, &[&[u8]]); 3] = [
@@ -222,6 +243,7 @@ fn for_each_placement(cells: usize, k: usize, mut f: impl FnMut(usize, usize, &[
     struct Walk<'f, F> {
         cells: usize,
         k: usize,
+        bits: usize,
         pos: [usize; MAX_PATTERN_TILES],
         rank: usize,
         f: &'f mut F,
@@ -236,7 +258,7 @@ fn for_each_placement(cells: usize, k: usize, mut f: impl FnMut(usize, usize, &[
             for c in 0..self.cells {
                 if used & (1 << c) == 0 {
                     self.pos[j] = c;
-                    self.go(j + 1, used | 1 << c, idx | c << (4 * j));
+                    self.go(j + 1, used | 1 << c, idx | c << (self.bits * j));
                 }
             }
         }
@@ -244,6 +266,7 @@ fn for_each_placement(cells: usize, k: usize, mut f: impl FnMut(usize, usize, &[
     let mut w = Walk {
         cells,
         k,
+        bits: cell_bits(cells) as usize,
         pos: [0; MAX_PATTERN_TILES],
         rank: 0,
         f: &mut f,
@@ -253,13 +276,15 @@ fn for_each_placement(cells: usize, k: usize, mut f: impl FnMut(usize, usize, &[
 
 /// Table of one pattern by 0-1 BFS from the goal over (pattern tiles, blank cell): the
 /// straightforward method `pdb_build` replaced, kept as the reference its tables are tested
-/// against. Returns the sparse table indexed by `Σ cell_j << 4j` (entries of impossible
-/// placements are 0).
+/// against. Returns the sparse table indexed by `Σ cell_j << bj` (`b = cell_bits`; entries
+/// of impossible placements are 0).
 #[cfg(test)]
 fn build_pattern_reference(width: usize, height: usize, tiles: &[u8]) -> Vec<u8> {
     let k = tiles.len();
     let cells = width * height;
-    let size = 1usize << (4 * (k + 1));
+    let b = cell_bits(cells);
+    let m = (1u32 << b) - 1;
+    let size = 1usize << (b as usize * (k + 1));
     let mut nbrs = vec![Vec::new(); cells];
     for (c, n) in nbrs.iter_mut().enumerate() {
         for d in super::puzzle::Dir::ALL {
@@ -271,7 +296,7 @@ fn build_pattern_reference(width: usize, height: usize, tiles: &[u8]) -> Vec<u8>
     let mut dist = vec![u8::MAX; size];
     let mut goal = 0u32; // blank home at cell 0
     for (j, &t) in tiles.iter().enumerate() {
-        goal |= (t as u32) << (4 * (j + 1));
+        goal |= (t as u32) << (b * (j as u32 + 1));
     }
     dist[goal as usize] = 0;
     let mut cur = vec![goal];
@@ -285,22 +310,22 @@ fn build_pattern_reference(width: usize, height: usize, tiles: &[u8]) -> Vec<u8>
             if dist[s as usize] != d {
                 continue;
             }
-            let blank = s & 15;
-            let mut owner = [u8::MAX; 16];
+            let blank = s & m;
+            let mut owner = [u8::MAX; 32];
             for j in 0..k {
-                owner[((s >> (4 * (j + 1))) & 15) as usize] = j as u8;
+                owner[((s >> (b * (j as u32 + 1))) & m) as usize] = j as u8;
             }
             for &q in &nbrs[blank as usize] {
                 let j = owner[q as usize];
                 if j == u8::MAX {
-                    let ns = (s & !15) | q;
+                    let ns = (s & !m) | q;
                     if dist[ns as usize] > d {
                         dist[ns as usize] = d;
                         cur.push(ns);
                     }
                 } else {
-                    let sh = 4 * (j as u32 + 1);
-                    let ns = (s & !(15 << sh) & !15) | (blank << sh) | q;
+                    let sh = b * (j as u32 + 1);
+                    let ns = (s & !(m << sh) & !m) | (blank << sh) | q;
                     if dist[ns as usize] > d + 1 {
                         dist[ns as usize] = d + 1;
                         next.push(ns);
@@ -315,9 +340,9 @@ fn build_pattern_reference(width: usize, height: usize, tiles: &[u8]) -> Vec<u8>
         cur.clear();
         std::mem::swap(&mut cur, &mut next);
     }
-    let mut table = vec![u8::MAX; 1 << (4 * k)];
+    let mut table = vec![u8::MAX; 1 << (b as usize * k)];
     for (s, &v) in dist.iter().enumerate() {
-        let t = &mut table[s >> 4];
+        let t = &mut table[s >> b];
         if v < *t {
             *t = v;
         }
@@ -406,9 +431,10 @@ pub fn load_table(path: &Path, width: usize, height: usize, tiles: &[u8]) -> Res
     Ok(bytes)
 }
 
-/// The sparse form (indexed by `Σ cell_j << 4j`, holes 0) of a table in rank order.
+/// The sparse form (indexed by `Σ cell_j << bj`, `b = cell_bits`, holes 0) of a table in
+/// rank order.
 fn sparse_from_dense(cells: usize, k: usize, dense: &[u8]) -> Vec<u8> {
-    let mut table = vec![0u8; 1 << (4 * k)];
+    let mut table = vec![0u8; 1 << (cell_bits(cells) as usize * k)];
     for_each_placement(cells, k, |r, idx, _| table[idx] = dense[r]);
     table
 }
@@ -472,19 +498,20 @@ impl PatternDb {
         must_save: bool,
     ) -> Result<PatternDb> {
         let cells = width * height;
-        if cells > 16 {
+        if cells > MAX_CELLS {
             bail!(
-                "pattern databases need a board of at most 16 cells; {height}x{width} has {cells}"
+                "pattern databases need a board of at most {MAX_CELLS} cells; {height}x{width} has {cells}"
             );
         }
+        let most = max_tiles(cells);
         if patterns.is_empty() || patterns.len() > MAX_PATTERNS {
             bail!("a pattern database needs 1..={MAX_PATTERNS} patterns");
         }
         let mut seen = vec![false; cells];
         for p in &patterns {
-            if p.is_empty() || p.len() > MAX_PATTERN_TILES {
+            if p.is_empty() || p.len() > most {
                 bail!(
-                    "each pattern needs 1..={MAX_PATTERN_TILES} tiles, got {}",
+                    "each pattern on {cells} cells needs 1..={most} tiles, got {}",
                     p.len()
                 );
             }
@@ -544,7 +571,11 @@ impl PatternDb {
             }
             bar.finish_and_clear();
         }
-        let dense: Vec<bool> = patterns.iter().map(|p| p.len() > SPARSE_TILES).collect();
+        let dense: Vec<bool> = patterns
+            .iter()
+            .map(|p| p.len() > SPARSE_TILES || cells > 16)
+            .collect();
+        let bits = cell_bits(cells);
         let tables: Vec<Vec<u8>> = tables
             .into_iter()
             .zip(patterns.iter().zip(&dense))
@@ -560,7 +591,7 @@ impl PatternDb {
         let mut slot = vec![(0u8, 0u8); cells];
         for (pi, p) in patterns.iter().enumerate() {
             for (j, &t) in p.iter().enumerate() {
-                slot[t as usize] = (pi as u8, (4 * j) as u8);
+                slot[t as usize] = (pi as u8, (bits as usize * j) as u8);
             }
         }
         // The nibble tables, one pattern per thread (a 7-tile table walks 57.7M placements).
@@ -593,6 +624,7 @@ impl PatternDb {
             patterns,
             tables,
             weights,
+            bits,
             dense,
             reflect: width == height,
             slot,
@@ -705,12 +737,12 @@ impl PatternDb {
         if !self.dense[p] {
             return pos - ((from as u32) << s) + ((to as u32) << s);
         }
-        let j = s as usize / 4;
+        let j = (s / self.bits) as usize;
         super::pdb_build::moved_rank(pos as usize, &self.weights[p], j, from, to, |x| {
             let u = tile_at(x);
             let (q, shift) = self.slot[u as usize];
             if u != 0 && q as usize == p {
-                shift / 4
+                shift / self.bits as u8
             } else {
                 EMPTY
             }
@@ -797,7 +829,10 @@ mod tests {
     /// square and oblong boards, small and large patterns.
     #[test]
     fn region_bfs_matches_reference_build() {
-        let cases: [(usize, usize, &[u8]); 6] = [
+        let cases: [(usize, usize, &[u8]); 9] = [
+            (6, 3, &[1, 7, 8]),
+            (5, 5, &[18, 23]),
+            (3, 7, &[20, 19, 1]),
             (3, 3, &[1, 2, 3, 4]),
             (3, 3, &[5, 6, 7, 8]),
             (4, 2, &[1, 2, 5]),
@@ -852,12 +887,14 @@ mod tests {
         }
     }
 
-    /// The counter-based rank of packed cells equals the counting rank, up to 8 tiles.
+    /// The counter-based rank of packed cells equals the counting rank, up to 8 tiles (6 on
+    /// boards of more than 16 cells, packed 5 bits a cell).
     #[test]
     fn packed_rank_matches_counting_rank() {
         let mut x = 12345u64;
-        for cells in [9, 12, 16] {
-            for k in 1..=8.min(cells - 1) {
+        for cells in [9, 12, 16, 18, 25, 32] {
+            let bits = cell_bits(cells);
+            for k in 1..=max_tiles(cells).min(cells - 1) {
                 for _ in 0..2000 {
                     let mut free: Vec<usize> = (0..cells).collect();
                     let mut pos = Vec::new();
@@ -867,7 +904,7 @@ mod tests {
                             .wrapping_mul(6364136223846793005)
                             .wrapping_add(1442695040888963407);
                         let c = free.remove((x >> 33) as usize % free.len());
-                        idx |= (c as u32) << (4 * j);
+                        idx |= (c as u32) << (bits * j as u32);
                         pos.push(c);
                     }
                     assert_eq!(rank_packed(idx, k, cells), rank(&pos, cells), "{pos:?}");
