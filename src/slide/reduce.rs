@@ -16,11 +16,13 @@ use super::wastar::Seen;
 use anyhow::{bail, Context, Result};
 use std::collections::hash_map::Entry;
 
-/// Weight of the line searches. Measured with `LINE_CHUNK` 5 on 20 random boards of each
-/// size (both goals): 3.0 gave 6×6 / 7×7 / 8×8 solutions 40.6 / 35.7 / 32.0 % shorter
-/// than the row-and-column reduction; 2.5 was about as short (−42.7 / −35.7 %) but up to
-/// 7 s on a board, and gave up on a 7×7 line; 4.0 was faster and ~10 % longer.
-pub const LINE_WEIGHT: f64 = 3.0;
+/// Weights of a line search and the expansions each may take, tried in turn. Measured
+/// with `LINE_CHUNK` 5 on 20 random boards of each size (both goals): 3.0 gave 6×6 / 7×7 /
+/// 8×8 solutions 40.6 / 35.7 / 32.0 % shorter than the row-and-column reduction; 2.5 was
+/// about as short (−42.7 / −35.7 %) but up to 7 s on a board, and gave up on a 7×7 line;
+/// 4.0 was faster and ~10 % longer. One 7×7 board in 100 needed more than 2M expansions
+/// (~2 s) at 3.0; the larger weight finishes such a line instead.
+pub const LINE_STEPS: [(f64, u64); 2] = [(3.0, 400_000), (6.0, 400_000)];
 
 /// Tiles added to a line's search at a time: the search for the first `m` tiles starts
 /// where the previous one left the first `m − 5`, which it may move again. Whole lines
@@ -28,17 +30,14 @@ pub const LINE_WEIGHT: f64 = 3.0;
 /// boards of 816, 758, 746 and 733 moves on average (6 boards, weight 3).
 pub const LINE_CHUNK: usize = 5;
 
-/// Most expansions of one line search before it falls back to placing the line tile by
-/// tile (the row-and-column reduction on the whole board).
-pub const LINE_MAX_NODES: u64 = 2_000_000;
-
 /// Side of the block the lines reduce a board to.
 pub const BLOCK: usize = 5;
 
 /// Moves that bring a solvable blank-last board of more than 5 rows or columns down to its
 /// bottom-right 5×5 block (lines of the remaining part, longest first), played on `board`,
 /// and the number of rows and columns solved above and left of that block. `None` when a
-/// line search ran out of nodes.
+/// line search ran out of nodes at every weight of `LINE_STEPS` (the caller then falls back
+/// to the row-and-column reduction).
 pub fn reduce_to_block(board: &mut Puzzle) -> Result<Option<(Vec<Dir>, usize, usize)>> {
     let (w, h) = (board.width(), board.height());
     let (mut top, mut left) = (0, 0);
@@ -57,8 +56,14 @@ pub fn reduce_to_block(board: &mut Puzzle) -> Result<Option<(Vec<Dir>, usize, us
             if line.len() - m == 1 {
                 m += 1; // never leave the line's last tile alone: it needs its neighbour
             }
-            let Some(path) = place_line(board, &line[..m], locked, LINE_WEIGHT, LINE_MAX_NODES)?
-            else {
+            let mut found = None;
+            for (weight, budget) in LINE_STEPS {
+                found = place_line(board, &line[..m], locked, weight, budget)?;
+                if found.is_some() {
+                    break;
+                }
+            }
+            let Some(path) = found else {
                 return Ok(None);
             };
             board

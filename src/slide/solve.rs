@@ -162,6 +162,7 @@ impl std::fmt::Display for GaveUp {
         }
         match algo {
             Algo::Idastar => write!(f, "; try --algo fast for a quick non-optimal solution"),
+            Algo::Wastar => write!(f, "; try a larger --bound, or --algo fast"),
             _ => write!(
                 f,
                 "; try --algo idastar (optimal, memory of one path) or fast (not optimal)"
