@@ -45,7 +45,9 @@ pub struct PatternDb {
     height: usize,
     patterns: Vec<Vec<u8>>,
     /// Per pattern: the table values, indexed by packed cells (patterns of up to
-    /// `SPARSE_TILES` tiles) or by dense rank (larger ones, see `dense`).
+    /// `SPARSE_TILES` tiles) or by dense rank (larger ones, see `dense`); empty for a dense
+    /// table with no capped entry, of which only `excess` is kept (`value` adds the
+    /// Manhattan distance back).
     tables: Vec<Vec<u8>>,
     /// Per pattern: whether its tables are indexed by dense rank.
     dense: Vec<bool>,
@@ -606,15 +608,19 @@ impl PatternDb {
         if seen.iter().skip(1).any(|s| !s) {
             bail!("the patterns must cover every tile 1..{}", cells - 1);
         }
-        // Boards over 16 cells keep only the nibble tables, cached as files of their own
-        // (half the bytes, and no walk over every placement to derive them at load).
-        let wide = cells > 16;
+        // Tables indexed by dense rank (patterns of over 6 tiles, every pattern of a board
+        // over 16 cells) keep only their nibble tables when no entry was capped, cached as
+        // files of their own: half the bytes, and no walk over every placement at load.
+        let dense: Vec<bool> = patterns
+            .iter()
+            .map(|p| p.len() > SPARSE_TILES || cells > 16)
+            .collect();
         let mut ready: Vec<Option<(Vec<u8>, u64)>> = vec![None; patterns.len()];
         let mut tables: Vec<Option<Vec<u8>>> = vec![None; patterns.len()];
         if let Some(dir) = cache {
             for (i, p) in patterns.iter().enumerate() {
                 let fx = excess_file(dir, width, height, p);
-                if wide && fx.exists() {
+                if dense[i] && fx.exists() {
                     match load_excess(&fx, width, height, p) {
                         Ok(e) => {
                             ready[i] = Some(e);
@@ -677,10 +683,6 @@ impl PatternDb {
                 clock.elapsed().as_secs_f64()
             );
         }
-        let dense: Vec<bool> = patterns
-            .iter()
-            .map(|p| p.len() > SPARSE_TILES || wide)
-            .collect();
         let bits = cell_bits(cells);
         let mut tables: Vec<Vec<u8>> = tables
             .into_iter()
@@ -734,19 +736,17 @@ impl PatternDb {
         if !sizes_ok {
             bail!("a pattern table's excess could not be computed");
         }
-        if wide {
-            for (i, p) in patterns.iter().enumerate() {
-                if tables[i].is_empty() {
-                    continue;
-                }
-                if let Some(dir) = cache {
-                    let f = excess_file(dir, width, height, p);
-                    if let Err(e) = save_excess(&f, width, height, p, &excess[i], capped[i]) {
-                        eprintln!("could not cache pattern table: {e:#}");
-                    }
-                }
-                tables[i] = Vec::new();
+        for (i, p) in patterns.iter().enumerate() {
+            if !dense[i] || tables[i].is_empty() || capped[i] > 0 {
+                continue;
             }
+            if let Some(dir) = cache {
+                let f = excess_file(dir, width, height, p);
+                if let Err(e) = save_excess(&f, width, height, p, &excess[i], capped[i]) {
+                    eprintln!("could not cache pattern table: {e:#}");
+                }
+            }
+            tables[i] = Vec::new();
         }
         let capped = capped.iter().sum();
         let weights = patterns
@@ -1081,8 +1081,8 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// On a board of more than 16 cells (cells packed 5 bits) only the nibble tables are
-    /// kept and cached; the estimate they give equals the sum of the byte tables' values,
+    /// Dense tables, here on a board of more than 16 cells (cells packed 5 bits), keep and
+    /// cache only their nibble tables; the estimate they give equals the sum of the byte tables' values,
     /// whether built or read back, and a corrupt nibble file is rebuilt.
     #[test]
     fn wide_boards_keep_nibble_tables_with_the_byte_values() {
