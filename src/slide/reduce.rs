@@ -1,15 +1,15 @@
 //! Boards over 5×5 (up to 8×8): solve the top row or the left column of what is left, one
-//! whole line at a time, until a 5×5 block remains, and finish that block with the 5×5
+//! line at a time, until a 5×5 block remains, and finish that block with the 5×5
 //! solver. Works in the blank-last convention (solved lines are the top and left ones, and
 //! the 5×5 block is the bottom-right corner, whose goal is again blank-last).
 //!
-//! A line is placed by weighted A* over an abstraction in which only the line's tiles and
-//! the blank are told apart (every other free tile is interchangeable), with the admissible
-//! estimate "Manhattan distance of the line's misplaced tiles, plus the blank's distance to
-//! the nearest of them, less one". Placing the whole line jointly, not tile by tile as the
-//! row-and-column reduction (`fast`) does, is what saves its moves: the reduction re-disturbs
-//! the tiles it has not locked yet, and stages the line's last two tiles by a fixed
-//! manoeuvre.
+//! A line is placed, 5 tiles at a time (`LINE_CHUNK`), by weighted A* over an abstraction
+//! in which only the line's tiles and the blank are told apart (every other free tile is
+//! interchangeable), with the admissible estimate "Manhattan distance of the line's
+//! misplaced tiles, plus the blank's distance to the nearest of them, less one". Placing
+//! the line's tiles jointly, not one by one as the row-and-column reduction (`fast`) does,
+//! is what saves its moves: the reduction re-disturbs the tiles it has not locked yet, and
+//! stages the line's last two tiles by a fixed manoeuvre.
 
 use super::puzzle::{step, Dir, Puzzle};
 use super::wastar::Seen;
