@@ -352,3 +352,105 @@ proptest! {
         prop_assert!(q.is_goal(goal));
     }
 }
+
+/// `wastar` with a weight: on the 8-puzzle's hard positions (pattern tables) and on 3×4
+/// boards (linear conflicts), every solution reaches the goal within W × the listed or
+/// IDA*-proved optimum, in both goal conventions.
+#[test]
+fn wastar_stays_within_its_bound() {
+    let Some(cases) = cases("hard8.txt") else {
+        return;
+    };
+    for weight in [1.0, 1.25, 2.0] {
+        let lim = Limits {
+            weight: Some(weight),
+            ..unlimited(None)
+        };
+        for c in &cases {
+            let s = solve(&c.puzzle, &c.goal, Algo::Wastar, Heuristic::Pdb, &lim).unwrap();
+            assert!(
+                s.moves.len() as f64 <= weight * c.optimal as f64,
+                "{}",
+                c.id
+            );
+            if weight == 1.0 {
+                assert_eq!(s.moves.len(), c.optimal, "{}", c.id);
+            }
+        }
+        for seed in 0..10 {
+            let goal = if seed % 2 == 0 {
+                Goal::BlankFirst
+            } else {
+                Goal::BlankLast
+            };
+            let p = Puzzle::random(4, 3, goal, seed).unwrap();
+            let h = Heuristic::LinearConflict;
+            let opt = solve(&p, &goal, Algo::Idastar, h, &unlimited(None)).unwrap();
+            let s = solve(&p, &goal, Algo::Wastar, h, &lim).unwrap();
+            assert!(s.moves.len() as f64 <= weight * opt.moves.len() as f64);
+        }
+    }
+}
+
+/// Boards of 6×6 to 8×8 (square and oblong) are reduced to 5×5 and finished by `wastar`
+/// (with linear conflicts here, so the test builds no 5×5 tables): the replayed moves reach
+/// the goal in both conventions, and on the whole they are shorter than the row-and-column
+/// reduction's.
+#[test]
+fn wastar_solves_boards_up_to_8x8_shorter_than_the_reduction() {
+    let (mut ours, mut fast) = (0, 0);
+    for (w, h) in [(6, 6), (7, 7), (8, 8), (8, 6), (5, 7)] {
+        for goal in [Goal::BlankFirst, Goal::BlankLast] {
+            let p = Puzzle::random(w, h, goal, 4).unwrap();
+            let lim = Limits::default();
+            let s = solve(&p, &goal, Algo::Wastar, Heuristic::LinearConflict, &lim).unwrap();
+            let mut q = p.clone();
+            q.apply_all(&s.moves).unwrap();
+            assert!(q.is_goal(goal), "{h}x{w} {goal:?}");
+            ours += s.moves.len();
+            fast += solve(&p, &goal, Algo::Fast, Heuristic::Zero, &lim)
+                .unwrap()
+                .moves
+                .len();
+        }
+    }
+    assert!(
+        ours * 10 < fast * 8,
+        "{ours} moves against the reduction's {fast}"
+    );
+}
+
+/// Unsolvable boards of any size are refused by parity with a message, never a panic, and
+/// a weight below 1 is refused.
+#[test]
+fn wastar_refuses_unsolvable_boards_and_bad_weights() {
+    for (w, h) in [(5, 5), (6, 6), (8, 8)] {
+        let mut tiles: Vec<u8> = (1..(w * h) as u8).collect();
+        tiles.push(0);
+        tiles.swap(0, 1);
+        let p = Puzzle::new(w, h, tiles).unwrap();
+        let e = solve(
+            &p,
+            &Goal::BlankLast,
+            Algo::Wastar,
+            Heuristic::LinearConflict,
+            &Limits::default(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("parity"), "{e}");
+    }
+    let p = Puzzle::random(3, 3, Goal::BlankFirst, 1).unwrap();
+    let lim = Limits {
+        weight: Some(0.5),
+        ..Limits::default()
+    };
+    let e = solve(
+        &p,
+        &Goal::BlankFirst,
+        Algo::Wastar,
+        Heuristic::Manhattan,
+        &lim,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("at least 1"), "{e}");
+}

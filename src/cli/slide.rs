@@ -30,7 +30,7 @@ enum SlideCmd {
     Pdb(PdbArgs),
     /// Run a benchmark file (hard8.txt, korf100.txt, …) and print a table.
     Bench(BenchArgs),
-    /// Time the fast non-optimal solver on random boards of a size.
+    /// Time the non-optimal solvers (fast, wastar) on the same random boards of a size.
     BenchFast(BenchFastArgs),
     /// Play a sliding-puzzle window live: read the tiles, solve, click each move.
     Play(super::slide_play::SlidePlayArgs),
@@ -47,10 +47,17 @@ struct SolveArgs {
     /// Goal convention.
     #[arg(long, value_enum, default_value = "blank-first")]
     goal: Goal,
-    /// Search algorithm.
-    #[arg(long, value_enum, default_value = "idastar")]
-    algo: Algo,
-    /// Estimate for A*/IDA*; default: pdb on boards of ≤ 16 cells, else linear-conflict.
+    /// Search algorithm; default: idastar up to 4×4, wastar beyond.
+    #[arg(long, value_enum)]
+    algo: Option<Algo>,
+    /// Weight W of wastar: the solution is at most W × optimal (on boards of up to 25
+    /// cells; larger boards are reduced to 5×5 first, without a bound on the whole).
+    /// Default: W = 1.4, then larger weights when 600k expansions (~0.6 s) are not enough,
+    /// which promises no bound.
+    #[arg(long)]
+    bound: Option<f64>,
+    /// Estimate for A*/IDA*/wastar; default: pdb on boards of ≤ 25 cells (5×5 tables take
+    /// ~3 minutes to build once), else linear-conflict.
     #[arg(long, value_enum)]
     heuristic: Option<Heuristic>,
     /// Depth bound for dfs/dls (default: length of the fast solution).
@@ -89,7 +96,7 @@ struct GenArgs {
 
 #[derive(clap::Args, Debug)]
 struct PdbArgs {
-    /// ROWSxCOLS (at most 16 cells).
+    /// ROWSxCOLS (at most 32 cells; 5x5 takes ~3 minutes and 1.8 GB once).
     #[arg(long, default_value = "4x4")]
     size: String,
     /// Ignore the cache and rebuild (the new tables replace the cached ones).
@@ -113,6 +120,9 @@ struct BenchArgs {
     /// Depth bound for dfs/dls (default: 31 on 3×3, the 8-puzzle's diameter).
     #[arg(long)]
     depth: Option<usize>,
+    /// Weight W of wastar (solution ≤ W × optimal); default: as `llk slide solve`.
+    #[arg(long)]
+    bound: Option<f64>,
     /// Also time pathfinding::idastar against the hand-written IDA* (same PDB) on the
     /// first N positions.
     #[arg(long, default_value_t = 0)]
@@ -129,9 +139,15 @@ struct BenchFastArgs {
     /// ROWSxCOLS.
     #[arg(long, default_value = "8x8")]
     size: String,
-    /// Number of random boards.
+    /// Number of random boards (each solved for both goals).
     #[arg(long, default_value_t = 100)]
     count: u64,
+    /// Comma-separated algorithms to compare on the same boards.
+    #[arg(long, default_value = "fast,wastar")]
+    algos: String,
+    /// Weight W of wastar; default: as `llk slide solve`.
+    #[arg(long)]
+    bound: Option<f64>,
 }
 
 /// Routes `llk slide` subcommands.
@@ -173,8 +189,8 @@ fn parse_bytes(s: &str) -> Result<u64, String> {
     Ok(bytes)
 }
 
-fn default_heuristic(p: &Puzzle) -> Heuristic {
-    if p.width() * p.height() <= 16 {
+fn default_heuristic(p: &Puzzle, algo: Algo) -> Heuristic {
+    if p.width() * p.height() <= 25 || algo == Algo::Wastar {
         Heuristic::Pdb
     } else {
         Heuristic::LinearConflict
@@ -184,13 +200,19 @@ fn default_heuristic(p: &Puzzle) -> Heuristic {
 fn solve_cmd(a: SolveArgs) -> Result<()> {
     let size = a.size.as_deref().map(parse_size).transpose()?;
     let p = Puzzle::parse(&a.tiles, size)?;
-    let heur = a.heuristic.unwrap_or_else(|| default_heuristic(&p));
+    let algo = a.algo.unwrap_or(if p.width() * p.height() <= 16 {
+        Algo::Idastar
+    } else {
+        Algo::Wastar
+    });
+    let heur = a.heuristic.unwrap_or_else(|| default_heuristic(&p, algo));
     let max_time = match a.max_secs {
         Some(t) if t > 0.0 && t.is_finite() => Some(Duration::from_secs_f64(t)),
         Some(t) => bail!("--max-secs {t} must be a positive number of seconds"),
         None => None,
     };
     let limits = Limits {
+        weight: a.bound,
         depth: a.depth,
         max_nodes: a.max_nodes,
         max_time,
@@ -199,7 +221,7 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
     let tables = (heur == Heuristic::Pdb && a.tables.partition != "default")
         .then(|| tables_for(p.width(), p.height(), &a.tables.partition))
         .transpose()?;
-    let s = solve_with(&p, &a.goal, a.algo, heur, &limits, tables)?;
+    let s = solve_with(&p, &a.goal, algo, heur, &limits, tables)?;
     let moves = moves_to_string(&s.moves);
     if a.json {
         let v = serde_json::json!({
@@ -217,10 +239,14 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
         outln!(
             "length: {}{}",
             s.moves.len(),
-            if a.algo.is_optimal() {
-                " (optimal)"
+            if algo.is_optimal() {
+                " (optimal)".to_string()
+            } else if let (Algo::Wastar, true, Some(w)) =
+                (algo, p.width() * p.height() <= 25, a.bound)
+            {
+                format!(" (at most {w} × optimal)")
             } else {
-                " (not necessarily optimal)"
+                " (not necessarily optimal)".to_string()
             }
         )?;
         outln!("nodes:  {} expanded, {} generated", s.nodes, s.generated)?;
@@ -263,10 +289,14 @@ fn pdb_cmd(a: PdbArgs) -> Result<()> {
     }
     if a.rebuild {
         for p in &pats {
-            let f = pdb::cache_file(&dir, c, r, p);
-            if f.exists() {
-                std::fs::remove_file(&f)
-                    .with_context(|| format!("cannot remove {}", f.display()))?;
+            for f in [
+                pdb::cache_file(&dir, c, r, p),
+                pdb::excess_file(&dir, c, r, p),
+            ] {
+                if f.exists() {
+                    std::fs::remove_file(&f)
+                        .with_context(|| format!("cannot remove {}", f.display()))?;
+                }
             }
         }
     }
@@ -289,6 +319,10 @@ fn pdb_cmd(a: PdbArgs) -> Result<()> {
             .with_context(|| format!("cannot stat {}", f.display()))?
             .len();
         outln!("  {} ({} bytes)", f.display(), len)?;
+        let fx = pdb::excess_file(&dir, c, r, p);
+        if let Ok(m) = std::fs::metadata(&fx) {
+            outln!("  {} ({} bytes, what a solve loads)", fx.display(), m.len())?;
+        }
     }
     Ok(())
 }
@@ -305,7 +339,10 @@ impl Run {
         let a = clap::ValueEnum::to_possible_value(&self.algo)
             .map(|v| v.get_name().to_string())
             .unwrap_or_default();
-        if matches!(self.algo, Algo::Astar | Algo::Idastar | Algo::PfIdastar) {
+        if matches!(
+            self.algo,
+            Algo::Astar | Algo::Idastar | Algo::PfIdastar | Algo::Wastar
+        ) {
             let h = clap::ValueEnum::to_possible_value(&self.heur)
                 .map(|v| v.get_name().to_string())
                 .unwrap_or_default();
@@ -334,7 +371,8 @@ fn default_runs(cells: usize) -> &'static str {
     match cells {
         0..=9 => "bfs,dfs,dls,ids,bibfs,astar:manhattan,astar:pdb,idastar:misplaced,idastar:manhattan,idastar:linear-conflict,idastar:pdb,pf-idastar:pdb",
         10..=16 => "idastar:pdb,idastar:linear-conflict",
-        _ => "fast",
+        17..=25 => "wastar:pdb,fast",
+        _ => "wastar,fast",
     }
 }
 
@@ -348,12 +386,13 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
     let runs = parse_runs(a.algos.as_deref().unwrap_or(default_runs(cells)))?;
     let depth = a.depth.or((cells == 9).then_some(31));
     let limits = Limits {
+        weight: a.bound,
         depth,
         max_nodes: Some(u64::MAX),
         ..Limits::default()
     };
     let mut tables = None;
-    if runs.iter().any(|r| r.heur == Heuristic::Pdb) && cells <= 16 {
+    if runs.iter().any(|r| r.heur == Heuristic::Pdb) && cells <= 25 {
         let t = Instant::now();
         let db = tables_for(first.width(), first.height(), &a.tables.partition)?;
         tables = Some(db.clone());
@@ -402,10 +441,11 @@ fn bench_run(
     let cpu0 = thread_cpu_seconds();
     if per_case {
         outln!(
-            "{:>5} {:>4} {:>4} {:>12} {:>13} {:>10} {:>15}",
+            "{:>5} {:>4} {:>4} {:>6} {:>12} {:>13} {:>10} {:>15}",
             "id",
             "opt",
             "len",
+            "ratio",
             "expanded",
             "generated",
             "ms",
@@ -437,10 +477,11 @@ fn bench_run(
         if per_case {
             let published = c.figures.first().map(|v| v.to_string()).unwrap_or_default();
             outln!(
-                "{:>5} {:>4} {:>4} {:>12} {:>13} {:>10.3} {:>15}",
+                "{:>5} {:>4} {:>4} {:>6.3} {:>12} {:>13} {:>10.3} {:>15}",
                 c.id,
                 c.optimal,
                 len,
+                len as f64 / c.optimal as f64,
                 s.nodes,
                 s.generated,
                 s.micros as f64 / 1000.0,
@@ -475,6 +516,19 @@ fn bench_run(
             .zip(&lengths)
             .map(|(c, &l)| l as i64 - c.optimal as i64)
             .sum();
+        let ratios: Vec<f64> = cases
+            .iter()
+            .zip(&lengths)
+            .map(|(c, &l)| l as f64 / c.optimal as f64)
+            .collect();
+        outln!(
+            "{}: length / optimal: mean {:.3}, max {:.3}; time per position: mean {:.3} ms, max {:.3} ms",
+            run.name(),
+            ratios.iter().sum::<f64>() / n as f64,
+            ratios.iter().cloned().fold(0.0, f64::max),
+            total_us as f64 / n as f64 / 1000.0,
+            max_us as f64 / 1000.0
+        )?;
         outln!(
             "{}: not optimal; mean length {:.1} vs optimal {:.1} (+{} moves in all); {} expanded; total {:.3} s, max {:.3} ms",
             run.name(),
@@ -550,23 +604,60 @@ fn compare_pathfinding(cases: &[BenchCase]) -> Result<()> {
 
 fn bench_fast_cmd(a: BenchFastArgs) -> Result<()> {
     let (r, c) = parse_size(&a.size)?;
-    let limits = Limits::default();
-    let (mut total, mut max, mut len) = (0u64, 0u64, 0usize);
-    for seed in 0..a.count {
-        for goal in [Goal::BlankFirst, Goal::BlankLast] {
-            let p = Puzzle::random(c, r, goal, seed)?;
-            let s = solve(&p, &goal, Algo::Fast, Heuristic::Zero, &limits)?;
-            total += s.micros;
-            max = max.max(s.micros);
-            len += s.moves.len();
+    let limits = Limits {
+        weight: a.bound,
+        ..Limits::default()
+    };
+    let algos: Vec<Algo> = a
+        .algos
+        .split(',')
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| {
+            <Algo as clap::ValueEnum>::from_str(t.trim(), true)
+                .map_err(|_| anyhow::anyhow!("unknown algorithm '{t}'"))
+        })
+        .collect::<Result<_>>()?;
+    let mut first_len = None;
+    for algo in algos {
+        let heur = if algo == Algo::Wastar {
+            Heuristic::Pdb
+        } else {
+            Heuristic::Zero
+        };
+        let name = Run { algo, heur }.name();
+        let (mut total, mut max, mut len, mut max_len) = (0u64, 0u64, 0usize, 0usize);
+        for seed in 0..a.count {
+            for goal in [Goal::BlankFirst, Goal::BlankLast] {
+                let p = Puzzle::random(c, r, goal, seed)?;
+                let t = Instant::now();
+                let s = solve(&p, &goal, algo, heur, &limits)
+                    .with_context(|| format!("{name} on seed {seed}"))?;
+                // Wall time of the whole call (the tables are loaded once, on the first).
+                let us = if seed == 0 && goal == Goal::BlankFirst {
+                    s.micros
+                } else {
+                    t.elapsed().as_micros() as u64
+                };
+                total += us;
+                max = max.max(us);
+                len += s.moves.len();
+                max_len = max_len.max(s.moves.len());
+            }
         }
+        let n = 2 * a.count;
+        let mean = len as f64 / n as f64;
+        let versus = match first_len {
+            None => {
+                first_len = Some(mean);
+                String::new()
+            }
+            Some(f) => format!(" ({:+.1} % against the first)", 100.0 * (mean / f - 1.0)),
+        };
+        outln!(
+            "{name} on {n} random {r}x{c} boards (both goals): mean {:.2} ms, max {:.2} ms, mean length {mean:.1}{versus}, max length {max_len}",
+            total as f64 / n as f64 / 1000.0,
+            max as f64 / 1000.0,
+        )?;
     }
-    let n = 2 * a.count;
-    outln!(
-        "fast solver on {n} random {r}x{c} boards (both goals): mean {:.2} ms, max {:.2} ms, mean length {:.0}",
-        total as f64 / n as f64 / 1000.0,
-        max as f64 / 1000.0,
-        len as f64 / n as f64
-    )?;
     Ok(())
 }

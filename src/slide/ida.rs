@@ -639,12 +639,23 @@ mod tests {
     /// from-scratch estimate (direct and reflected) on square and non-square boards.
     #[test]
     fn incremental_pdb_matches_scratch() {
-        // Default partitions (indexed by packed cells) and 7-tile patterns (by dense rank).
+        // Default partitions (indexed by packed cells), 7-tile patterns (by dense rank) and a
+        // board of more than 16 cells.
         let cases = [
             (3, 3, crate::slide::pdb::default_patterns(3, 3)),
             (4, 2, crate::slide::pdb::default_patterns(4, 2)),
             (3, 3, vec![vec![1, 2, 3, 4, 5, 6, 7], vec![8]]),
             (4, 2, vec![vec![7, 6, 5, 4, 3, 2, 1]]),
+            // More than 16 cells: 5 bits a cell, dense ranks, nibble tables only.
+            (
+                3,
+                6,
+                vec![
+                    vec![1, 2, 3, 4, 5],
+                    vec![17, 6, 7, 8, 9, 10],
+                    vec![11, 12, 13, 14, 15, 16],
+                ],
+            ),
         ];
         for (w, h, pats) in cases {
             let db = PatternDb::load_or_build(w, h, pats, None).unwrap();

@@ -24,11 +24,14 @@ pub mod pdb;
 pub mod pdb_build;
 pub mod player;
 pub mod puzzle;
+pub mod reduce;
 pub mod screen;
 pub mod solve;
+pub mod wastar;
 
 pub use heuristic::Heuristic;
 pub use puzzle::{moves_from_str, moves_to_string, parse_size, Dir, Goal, Puzzle};
 pub use solve::{
-    solve, solve_with, stored_node_bytes, Algo, Bound, GaveUp, Limits, Solution, DEFAULT_MAX_MEMORY,
+    solve, solve_with, stored_node_bytes, Algo, Bound, GaveUp, Limits, Solution,
+    DEFAULT_MAX_MEMORY, DEFAULT_WEIGHTS,
 };

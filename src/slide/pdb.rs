@@ -1,5 +1,5 @@
-//! Additive disjoint pattern databases (Korf & Felner 2002) for boards of at most 16 cells,
-//! blank-first goal.
+//! Additive disjoint pattern databases (Korf & Felner 2002) for boards of at most 32 cells
+//! (up to 5×5 and 4×8), blank-first goal.
 //!
 //! Each pattern is a set of tiles; its table holds, for every placement of those tiles, the
 //! fewest moves *of those tiles* needed to bring them home, found by a breadth-first search
@@ -8,21 +8,25 @@
 //! disjoint patterns add up and stay admissible. Reflecting the board about the main diagonal
 //! gives a second, equally valid lookup in the same tables; the estimate is the larger one.
 //!
-//! The search keeps, per pattern, its tiles' cells packed 4 bits each (`Σ cell_j << 4j`),
-//! which it updates in O(1) when one tile slides. Tables of up to 6 tiles are indexed by that
-//! packed value directly (16^6 entries, holes included: no arithmetic per lookup); larger
-//! ones by the dense rank of the placement (16^8 would be 4G entries for 8 tiles, the dense
-//! rank 519M), which costs a few operations per lookup. On disk only the `16·15·…` valid
+//! The search keeps, per pattern, its tiles' cells packed 4 bits each (`Σ cell_j << 4j`; 5
+//! bits on boards of more than 16 cells), which it updates in O(1) when one tile slides. On
+//! boards of up to 16 cells, tables of up to 6 tiles are indexed by that packed value
+//! directly (16^6 entries, holes included: no arithmetic per lookup); larger ones, and every
+//! table of a larger board (32^6 would be 1G entries), by the dense rank of the placement
+//! (16^8 would be 4G entries for 8 tiles, the dense rank 519M), which costs a few operations
+//! per lookup. On disk only the `16·15·…` valid
 //! placements are stored, one byte each in rank order, behind a checked header.
 
-use super::pdb_build::{build_dense, digit_weights, placements, rank_packed, EMPTY};
+use super::pdb_build::{
+    build_dense, cell_bits, digit_weights, max_tiles, placements, rank_packed, EMPTY, MAX_CELLS,
+};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Most patterns a database may have (4×4 uses three; every ≤16-cell board needs ≤ 3 of ≤ 6).
+/// Most patterns a database may have (4×4 uses three, 5×5 four of 6 tiles).
 pub const MAX_PATTERNS: usize = 4;
 /// Most tiles in one pattern (the builder's limit: 519M placements for 8 of 16 cells).
 pub const MAX_PATTERN_TILES: usize = super::pdb_build::MAX_TILES;
@@ -41,12 +45,16 @@ pub struct PatternDb {
     height: usize,
     patterns: Vec<Vec<u8>>,
     /// Per pattern: the table values, indexed by packed cells (patterns of up to
-    /// `SPARSE_TILES` tiles) or by dense rank (larger ones, see `dense`).
+    /// `SPARSE_TILES` tiles) or by dense rank (larger ones, see `dense`); empty for a dense
+    /// table with no capped entry, of which only `excess` is kept (`value` adds the
+    /// Manhattan distance back).
     tables: Vec<Vec<u8>>,
     /// Per pattern: whether its tables are indexed by dense rank.
     dense: Vec<bool>,
     /// Per pattern: each tile's digit weight in the dense rank (`digit_weights`).
     weights: Vec<[u32; 16]>,
+    /// Bits per cell in a packed placement (`pdb_build::cell_bits`).
+    bits: u32,
     reflect: bool,
     /// For each tile: (pattern, bit shift of its cell in that pattern's index).
     slot: Vec<(u8, u8)>,
@@ -62,12 +70,16 @@ pub struct PatternDb {
 /// The partition used when none is given: for 4×4 the 7-7-1 split of `NAMED_4X4` (the top
 /// two rows; the bottom two but the corner tile 12; tile 12 alone), which generated 10.0M
 /// nodes on Korf's 100 with reflection, against 12.2M–17.3M with another tile of the bottom
-/// rows alone and 44M for the best 6-6-3 split (docs/sliding.md has the table); otherwise
-/// the tiles in goal order cut into the fewest groups of at most 6, as even as possible.
+/// rows alone and 44M for the best 6-6-3 split (docs/sliding.md has the table); for 5×5 the
+/// four compact blocks of `PATTERNS_5X5`; otherwise the tiles in goal order cut into the
+/// fewest groups of at most 6, as even as possible.
 pub fn default_patterns(width: usize, height: usize) -> Vec<Vec<u8>> {
     if width == 4 && height == 4 {
         let (_, groups) = NAMED_4X4[1]; // 7-7-1
         return groups.iter().map(|g| g.to_vec()).collect();
+    }
+    if width == 5 && height == 5 {
+        return PATTERNS_5X5.iter().map(|g| g.to_vec()).collect();
     }
     let n = width * height - 1;
     let groups = n.div_ceil(SPARSE_TILES);
@@ -80,6 +92,17 @@ pub fn default_patterns(width: usize, height: usize) -> Vec<Vec<u8>> {
     }
     out
 }
+
+/// The 6-6-6-6 partition of the 24-puzzle into compact blocks (blank-first tile numbers):
+/// the top-left corner around the blank, a 3×2 block down the right of the top rows, a 3×2
+/// block down the left of the bottom rows, and the 2×3 block at the bottom right. Each is
+/// one 127.5M-entry table (25!/19! placements).
+pub const PATTERNS_5X5: [&[u8]; 4] = [
+    &[1, 2, 5, 6, 7, 12],
+    &[3, 4, 8, 9, 13, 14],
+    &[10, 11, 15, 16, 20, 21],
+    &[17, 18, 19, 22, 23, 24],
+];
 
 /// The 4×4 partitions that can be chosen by name (blank-first tile numbers).
 pub const NAMED_4X4: [(&str, &[&[u8]]); 3] = [
@@ -218,15 +241,29 @@ fn decode(idx: usize, k: usize, cells: usize) -> Option<[usize; MAX_PATTERN_TILE
 /// mixed-radix rank up by one per placement, so neither the rank nor the index is ever
 /// recomputed from scratch. Generic over `f` (not a `dyn` call) so the callback is inlined
 /// into the walk: a 7-tile table has 57.7M placements.
-fn for_each_placement(cells: usize, k: usize, mut f: impl FnMut(usize, usize, &[usize])) {
-    struct Walk<'f, F> {
+fn for_each_placement(cells: usize, k: usize, f: impl FnMut(usize, usize, &[usize])) {
+    if cells <= 16 {
+        walk_placements::<4>(cells, k, f)
+    } else {
+        walk_placements::<5>(cells, k, f)
+    }
+}
+
+/// `for_each_placement` with cells packed `B` bits each (a constant, as the walk is the
+/// whole cost of deriving the nibble tables at load).
+fn walk_placements<const B: usize>(
+    cells: usize,
+    k: usize,
+    mut f: impl FnMut(usize, usize, &[usize]),
+) {
+    struct Walk<'f, F, const B: usize> {
         cells: usize,
         k: usize,
         pos: [usize; MAX_PATTERN_TILES],
         rank: usize,
         f: &'f mut F,
     }
-    impl<F: FnMut(usize, usize, &[usize])> Walk<'_, F> {
+    impl<F: FnMut(usize, usize, &[usize]), const B: usize> Walk<'_, F, B> {
         fn go(&mut self, j: usize, used: u32, idx: usize) {
             if j == self.k {
                 (self.f)(self.rank, idx, &self.pos[..self.k]);
@@ -236,12 +273,12 @@ fn for_each_placement(cells: usize, k: usize, mut f: impl FnMut(usize, usize, &[
             for c in 0..self.cells {
                 if used & (1 << c) == 0 {
                     self.pos[j] = c;
-                    self.go(j + 1, used | 1 << c, idx | c << (4 * j));
+                    self.go(j + 1, used | 1 << c, idx | c << (B * j));
                 }
             }
         }
     }
-    let mut w = Walk {
+    let mut w: Walk<_, B> = Walk {
         cells,
         k,
         pos: [0; MAX_PATTERN_TILES],
@@ -253,13 +290,15 @@ fn for_each_placement(cells: usize, k: usize, mut f: impl FnMut(usize, usize, &[
 
 /// Table of one pattern by 0-1 BFS from the goal over (pattern tiles, blank cell): the
 /// straightforward method `pdb_build` replaced, kept as the reference its tables are tested
-/// against. Returns the sparse table indexed by `Σ cell_j << 4j` (entries of impossible
-/// placements are 0).
+/// against. Returns the sparse table indexed by `Σ cell_j << bj` (`b = cell_bits`; entries
+/// of impossible placements are 0).
 #[cfg(test)]
 fn build_pattern_reference(width: usize, height: usize, tiles: &[u8]) -> Vec<u8> {
     let k = tiles.len();
     let cells = width * height;
-    let size = 1usize << (4 * (k + 1));
+    let b = cell_bits(cells);
+    let m = (1u32 << b) - 1;
+    let size = 1usize << (b as usize * (k + 1));
     let mut nbrs = vec![Vec::new(); cells];
     for (c, n) in nbrs.iter_mut().enumerate() {
         for d in super::puzzle::Dir::ALL {
@@ -271,7 +310,7 @@ fn build_pattern_reference(width: usize, height: usize, tiles: &[u8]) -> Vec<u8>
     let mut dist = vec![u8::MAX; size];
     let mut goal = 0u32; // blank home at cell 0
     for (j, &t) in tiles.iter().enumerate() {
-        goal |= (t as u32) << (4 * (j + 1));
+        goal |= (t as u32) << (b * (j as u32 + 1));
     }
     dist[goal as usize] = 0;
     let mut cur = vec![goal];
@@ -285,22 +324,22 @@ fn build_pattern_reference(width: usize, height: usize, tiles: &[u8]) -> Vec<u8>
             if dist[s as usize] != d {
                 continue;
             }
-            let blank = s & 15;
-            let mut owner = [u8::MAX; 16];
+            let blank = s & m;
+            let mut owner = [u8::MAX; 32];
             for j in 0..k {
-                owner[((s >> (4 * (j + 1))) & 15) as usize] = j as u8;
+                owner[((s >> (b * (j as u32 + 1))) & m) as usize] = j as u8;
             }
             for &q in &nbrs[blank as usize] {
                 let j = owner[q as usize];
                 if j == u8::MAX {
-                    let ns = (s & !15) | q;
+                    let ns = (s & !m) | q;
                     if dist[ns as usize] > d {
                         dist[ns as usize] = d;
                         cur.push(ns);
                     }
                 } else {
-                    let sh = 4 * (j as u32 + 1);
-                    let ns = (s & !(15 << sh) & !15) | (blank << sh) | q;
+                    let sh = b * (j as u32 + 1);
+                    let ns = (s & !(m << sh) & !m) | (blank << sh) | q;
                     if dist[ns as usize] > d + 1 {
                         dist[ns as usize] = d + 1;
                         next.push(ns);
@@ -315,9 +354,9 @@ fn build_pattern_reference(width: usize, height: usize, tiles: &[u8]) -> Vec<u8>
         cur.clear();
         std::mem::swap(&mut cur, &mut next);
     }
-    let mut table = vec![u8::MAX; 1 << (4 * k)];
+    let mut table = vec![u8::MAX; 1 << (b as usize * k)];
     for (s, &v) in dist.iter().enumerate() {
-        let t = &mut table[s >> 4];
+        let t = &mut table[s >> b];
         if v < *t {
             *t = v;
         }
@@ -379,6 +418,75 @@ pub fn save_table(
     Ok(())
 }
 
+const MAGIC_EXCESS: &[u8; 8] = b"LLKSPDX1";
+
+/// Checksum of the nibble files: FNV-1a's step over 8-byte words (8 times fewer steps
+/// than over bytes on the 5×5 tables' 64 MB each).
+fn fnv1a_words(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        h ^= u64::from_le_bytes(w.try_into().unwrap_or_default());
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    fnv1a(words.remainder()) ^ h
+}
+
+/// File a pattern's nibble table (boards of more than 16 cells) is cached in.
+pub fn excess_file(dir: &Path, width: usize, height: usize, tiles: &[u8]) -> PathBuf {
+    cache_file(dir, width, height, tiles).with_extension("nib")
+}
+
+/// Writes a nibble table (`PatternDb::excess`, in rank order) and its capped count behind a
+/// header, payload length and checksum; through a temporary name as `save_table` does.
+fn save_excess(
+    path: &Path,
+    width: usize,
+    height: usize,
+    tiles: &[u8],
+    nibbles: &[u8],
+    capped: u64,
+) -> Result<()> {
+    let mut out = MAGIC_EXCESS.to_vec();
+    out.extend(&header(width, height, tiles)[MAGIC.len()..]);
+    out.extend(capped.to_le_bytes());
+    out.extend((nibbles.len() as u64).to_le_bytes());
+    out.extend(fnv1a_words(nibbles).to_le_bytes());
+    out.extend(nibbles);
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, &out).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot rename to {}", path.display()))?;
+    Ok(())
+}
+
+/// Reads a nibble table and its capped count back, refusing a file whose header, size or
+/// checksum does not match.
+fn load_excess(path: &Path, width: usize, height: usize, tiles: &[u8]) -> Result<(Vec<u8>, u64)> {
+    let mut bytes =
+        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut head = MAGIC_EXCESS.to_vec();
+    head.extend(&header(width, height, tiles)[MAGIC.len()..]);
+    let at = head.len() + 24;
+    if bytes.len() < at || bytes[..head.len()] != head[..] {
+        bail!("{}: header does not match this pattern", path.display());
+    }
+    let word = |i: usize| -> Result<u64> {
+        Ok(u64::from_le_bytes(
+            bytes[head.len() + 8 * i..][..8].try_into()?,
+        ))
+    };
+    let (capped, len, sum) = (word(0)?, word(1)? as usize, word(2)?);
+    let want = placements(width * height, tiles.len()).div_ceil(2);
+    if len != want || bytes.len() != at + want {
+        bail!("{}: wrong size (truncated?)", path.display());
+    }
+    if fnv1a_words(&bytes[at..]) != sum {
+        bail!("{}: checksum mismatch (corrupt file)", path.display());
+    }
+    bytes.drain(..at);
+    Ok((bytes, capped))
+}
+
 /// Reads a cached table back (one byte per placement in rank order), refusing any file
 /// whose header, size or checksum does not match what this pattern needs.
 pub fn load_table(path: &Path, width: usize, height: usize, tiles: &[u8]) -> Result<Vec<u8>> {
@@ -406,9 +514,10 @@ pub fn load_table(path: &Path, width: usize, height: usize, tiles: &[u8]) -> Res
     Ok(bytes)
 }
 
-/// The sparse form (indexed by `Σ cell_j << 4j`, holes 0) of a table in rank order.
+/// The sparse form (indexed by `Σ cell_j << bj`, `b = cell_bits`, holes 0) of a table in
+/// rank order.
 fn sparse_from_dense(cells: usize, k: usize, dense: &[u8]) -> Vec<u8> {
-    let mut table = vec![0u8; 1 << (4 * k)];
+    let mut table = vec![0u8; 1 << (cell_bits(cells) as usize * k)];
     for_each_placement(cells, k, |r, idx, _| table[idx] = dense[r]);
     table
 }
@@ -472,19 +581,20 @@ impl PatternDb {
         must_save: bool,
     ) -> Result<PatternDb> {
         let cells = width * height;
-        if cells > 16 {
+        if cells > MAX_CELLS {
             bail!(
-                "pattern databases need a board of at most 16 cells; {height}x{width} has {cells}"
+                "pattern databases need a board of at most {MAX_CELLS} cells; {height}x{width} has {cells}"
             );
         }
+        let most = max_tiles(cells);
         if patterns.is_empty() || patterns.len() > MAX_PATTERNS {
             bail!("a pattern database needs 1..={MAX_PATTERNS} patterns");
         }
         let mut seen = vec![false; cells];
         for p in &patterns {
-            if p.is_empty() || p.len() > MAX_PATTERN_TILES {
+            if p.is_empty() || p.len() > most {
                 bail!(
-                    "each pattern needs 1..={MAX_PATTERN_TILES} tiles, got {}",
+                    "each pattern on {cells} cells needs 1..={most} tiles, got {}",
                     p.len()
                 );
             }
@@ -498,9 +608,27 @@ impl PatternDb {
         if seen.iter().skip(1).any(|s| !s) {
             bail!("the patterns must cover every tile 1..{}", cells - 1);
         }
+        // Tables indexed by dense rank (patterns of over 6 tiles, every pattern of a board
+        // over 16 cells) keep only their nibble tables when no entry was capped, cached as
+        // files of their own: half the bytes, and no walk over every placement at load.
+        let dense: Vec<bool> = patterns
+            .iter()
+            .map(|p| p.len() > SPARSE_TILES || cells > 16)
+            .collect();
+        let mut ready: Vec<Option<(Vec<u8>, u64)>> = vec![None; patterns.len()];
         let mut tables: Vec<Option<Vec<u8>>> = vec![None; patterns.len()];
         if let Some(dir) = cache {
             for (i, p) in patterns.iter().enumerate() {
+                let fx = excess_file(dir, width, height, p);
+                if dense[i] && fx.exists() {
+                    match load_excess(&fx, width, height, p) {
+                        Ok(e) => {
+                            ready[i] = Some(e);
+                            continue;
+                        }
+                        Err(e) => eprintln!("pattern cache rejected, rebuilding: {e:#}"),
+                    }
+                }
                 let f = cache_file(dir, width, height, p);
                 if f.exists() {
                     match load_table(&f, width, height, p) {
@@ -511,13 +639,20 @@ impl PatternDb {
             }
         }
         let missing: Vec<usize> = (0..patterns.len())
-            .filter(|&i| tables[i].is_none())
+            .filter(|&i| tables[i].is_none() && ready[i].is_none())
             .collect();
         if !missing.is_empty() {
             let total: u64 = missing
                 .iter()
                 .map(|&i| placements(cells, patterns[i].len()) as u64)
                 .sum();
+            eprintln!(
+                "building {} pattern table(s) for {height}x{width}: {total} entries, {} MB \
+                 (cached once built)",
+                missing.len(),
+                total >> 20
+            );
+            let clock = std::time::Instant::now();
             let bar = ProgressBar::new(total);
             bar.set_style(
                 ProgressStyle::with_template(
@@ -543,12 +678,20 @@ impl PatternDb {
                 tables[i] = Some(t);
             }
             bar.finish_and_clear();
+            eprintln!(
+                "built the pattern tables in {:.1} s",
+                clock.elapsed().as_secs_f64()
+            );
         }
-        let dense: Vec<bool> = patterns.iter().map(|p| p.len() > SPARSE_TILES).collect();
-        let tables: Vec<Vec<u8>> = tables
+        let bits = cell_bits(cells);
+        let mut tables: Vec<Vec<u8>> = tables
             .into_iter()
             .zip(patterns.iter().zip(&dense))
-            .map(|(t, (p, &d))| {
+            .zip(&ready)
+            .map(|((t, (p, &d)), r)| {
+                if r.is_some() {
+                    return Ok(Vec::new());
+                }
                 let t = t.context("a pattern table failed to build")?;
                 Ok(if d {
                     t
@@ -560,7 +703,7 @@ impl PatternDb {
         let mut slot = vec![(0u8, 0u8); cells];
         for (pi, p) in patterns.iter().enumerate() {
             for (j, &t) in p.iter().enumerate() {
-                slot[t as usize] = (pi as u8, (4 * j) as u8);
+                slot[t as usize] = (pi as u8, (bits as usize * j) as u8);
             }
         }
         // The nibble tables, one pattern per thread (a 7-tile table walks 57.7M placements).
@@ -569,18 +712,41 @@ impl PatternDb {
                 .iter()
                 .zip(&tables)
                 .zip(&dense)
-                .map(|((p, t), &d)| s.spawn(move || excess_table(width, cells, p, t, d)))
+                .zip(ready)
+                .map(|(((p, t), &d), r)| {
+                    s.spawn(move || r.unwrap_or_else(|| excess_table(width, cells, p, t, d)))
+                })
                 .collect();
             jobs.into_iter()
                 .map(|j| j.join().unwrap_or_default())
                 .unzip()
         });
-        if excess
+        let sizes_ok = excess
             .iter()
             .zip(&tables)
-            .any(|(e, t)| e.len() != t.len().div_ceil(2))
-        {
+            .zip(&patterns)
+            .all(|((e, t), p)| {
+                let n = if t.is_empty() {
+                    placements(cells, p.len())
+                } else {
+                    t.len()
+                };
+                e.len() == n.div_ceil(2)
+            });
+        if !sizes_ok {
             bail!("a pattern table's excess could not be computed");
+        }
+        for (i, p) in patterns.iter().enumerate() {
+            if !dense[i] || tables[i].is_empty() || capped[i] > 0 {
+                continue;
+            }
+            if let Some(dir) = cache {
+                let f = excess_file(dir, width, height, p);
+                if let Err(e) = save_excess(&f, width, height, p, &excess[i], capped[i]) {
+                    eprintln!("could not cache pattern table: {e:#}");
+                }
+            }
+            tables[i] = Vec::new();
         }
         let capped = capped.iter().sum();
         let weights = patterns
@@ -593,6 +759,7 @@ impl PatternDb {
             patterns,
             tables,
             weights,
+            bits,
             dense,
             reflect: width == height,
             slot,
@@ -705,12 +872,12 @@ impl PatternDb {
         if !self.dense[p] {
             return pos - ((from as u32) << s) + ((to as u32) << s);
         }
-        let j = s as usize / 4;
+        let j = (s / self.bits) as usize;
         super::pdb_build::moved_rank(pos as usize, &self.weights[p], j, from, to, |x| {
             let u = tile_at(x);
             let (q, shift) = self.slot[u as usize];
             if u != 0 && q as usize == p {
-                shift / 4
+                shift / self.bits as u8
             } else {
                 EMPTY
             }
@@ -725,7 +892,21 @@ impl PatternDb {
     /// Table value of pattern `p` for packed cells `idx`.
     #[inline]
     pub fn value(&self, p: usize, idx: usize) -> u32 {
-        self.tables[p][self.position(p, idx)] as u32
+        let pos = self.position(p, idx);
+        if !self.tables[p].is_empty() {
+            return self.tables[p][pos] as u32;
+        }
+        // Only the excess is kept: add back the pattern's Manhattan distance.
+        let mask = (1usize << self.bits) - 1;
+        let md: u32 = self.patterns[p]
+            .iter()
+            .enumerate()
+            .map(|(j, &t)| {
+                let cell = (idx >> (self.bits as usize * j)) & mask;
+                super::heuristic::tile_manhattan(t, cell, self.width)
+            })
+            .sum();
+        md + 2 * self.excess(p, pos)
     }
 
     /// Sparse indices of every pattern for `tiles` and for its reflection.
@@ -797,7 +978,10 @@ mod tests {
     /// square and oblong boards, small and large patterns.
     #[test]
     fn region_bfs_matches_reference_build() {
-        let cases: [(usize, usize, &[u8]); 6] = [
+        let cases: [(usize, usize, &[u8]); 9] = [
+            (6, 3, &[1, 7, 8]),
+            (5, 5, &[18, 23]),
+            (3, 7, &[20, 19, 1]),
             (3, 3, &[1, 2, 3, 4]),
             (3, 3, &[5, 6, 7, 8]),
             (4, 2, &[1, 2, 5]),
@@ -852,12 +1036,14 @@ mod tests {
         }
     }
 
-    /// The counter-based rank of packed cells equals the counting rank, up to 8 tiles.
+    /// The counter-based rank of packed cells equals the counting rank, up to 8 tiles (6 on
+    /// boards of more than 16 cells, packed 5 bits a cell).
     #[test]
     fn packed_rank_matches_counting_rank() {
         let mut x = 12345u64;
-        for cells in [9, 12, 16] {
-            for k in 1..=8.min(cells - 1) {
+        for cells in [9, 12, 16, 18, 25, 32] {
+            let bits = cell_bits(cells);
+            for k in 1..=max_tiles(cells).min(cells - 1) {
                 for _ in 0..2000 {
                     let mut free: Vec<usize> = (0..cells).collect();
                     let mut pos = Vec::new();
@@ -867,7 +1053,7 @@ mod tests {
                             .wrapping_mul(6364136223846793005)
                             .wrapping_add(1442695040888963407);
                         let c = free.remove((x >> 33) as usize % free.len());
-                        idx |= (c as u32) << (4 * j);
+                        idx |= (c as u32) << (bits * j as u32);
                         pos.push(c);
                     }
                     assert_eq!(rank_packed(idx, k, cells), rank(&pos, cells), "{pos:?}");
@@ -892,6 +1078,58 @@ mod tests {
         let e = PatternDb::build_into_cache(3, 3, pats.clone(), &cache).unwrap_err();
         assert!(format!("{e:#}").contains("could not cache"), "{e:#}");
         assert!(PatternDb::load_or_build(3, 3, pats, Some(&cache)).is_ok());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Dense tables, here on a board of more than 16 cells (cells packed 5 bits), keep and
+    /// cache only their nibble tables; the estimate they give equals the sum of the byte tables' values,
+    /// whether built or read back, and a corrupt nibble file is rebuilt.
+    #[test]
+    fn wide_boards_keep_nibble_tables_with_the_byte_values() {
+        use crate::slide::{Goal, Puzzle};
+        let dir = std::env::temp_dir().join(format!("llk-pdb-wide-{}", std::process::id()));
+        let (w, h) = (3, 6);
+        let pats: Vec<Vec<u8>> = vec![
+            vec![1, 2, 3, 4, 5],
+            vec![6, 7, 8, 9, 10],
+            vec![11, 12, 13, 14],
+            vec![15, 16, 17],
+        ];
+        let bytes: Vec<Vec<u8>> = pats
+            .iter()
+            .map(|p| build_dense(w, h, p, 1, &ProgressBar::hidden()))
+            .collect();
+        let expected = |tiles: &[u8]| -> u32 {
+            pats.iter()
+                .zip(&bytes)
+                .map(|(p, t)| {
+                    let cells: Vec<u8> = p
+                        .iter()
+                        .map(|&x| tiles.iter().position(|&y| y == x).unwrap() as u8)
+                        .collect();
+                    t[super::super::pdb_build::rank(&cells, w * h)] as u32
+                })
+                .sum()
+        };
+        for round in 0..3 {
+            if round == 2 {
+                let f = excess_file(&dir, w, h, &pats[1]);
+                let mut b = std::fs::read(&f).unwrap();
+                let last = b.len() - 1;
+                b[last] ^= 0x11;
+                std::fs::write(&f, &b).unwrap();
+                assert!(load_excess(&f, w, h, &pats[1]).is_err());
+            }
+            let db = PatternDb::load_or_build(w, h, pats.clone(), Some(&dir)).unwrap();
+            assert!(db.tables.iter().all(|t| t.is_empty()));
+            for p in &pats {
+                assert!(load_excess(&excess_file(&dir, w, h, p), w, h, p).is_ok());
+            }
+            for seed in 0..25 {
+                let b = Puzzle::random(w, h, Goal::BlankFirst, seed).unwrap();
+                assert_eq!(db.estimate(b.tiles()), expected(b.tiles()), "round {round}");
+            }
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 

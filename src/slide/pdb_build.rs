@@ -9,8 +9,8 @@
 //! entry per placement, no holes), so the 8-tile table of the 15-puzzle needs 1 GB of marks
 //! instead of the 8 GB a blank-cell state space in a sparse index would.
 //!
-//! The frontier is a list of states that carry their tiles' cells packed 4 bits each, so no
-//! rank is ever decoded; a move's new rank is the old one plus a few digit weights. Each
+//! The frontier is a list of states that carry their tiles' cells packed 4 bits each (5 on
+//! boards of 17 to 32 cells, such as 5×5), so no rank is ever decoded; a move's new rank is the old one plus a few digit weights. Each
 //! layer is bucket-sorted by rank, successors are listed a batch at a time with their marks
 //! prefetched, and the mark arrays ask for huge pages: the marks are the memory-bound part.
 //!
@@ -20,11 +20,37 @@
 //! successor listed, most of them in the rank update and its branches.
 
 use indicatif::ProgressBar;
-use std::sync::atomic::{AtomicU16, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, AtomicUsize, Ordering};
 
 /// Most tiles in one pattern: 16!/8! = 519M placements still fit a `u32` rank, and the
 /// cells of 8 tiles a `u32`.
 pub const MAX_TILES: usize = 8;
+
+/// Most tiles in one pattern on a board of more than 16 cells: 6 cells of 5 bits fill 30 of
+/// a `u32`'s bits, and 25!/19! = 127.5M placements are what one table on 2 cores can build
+/// in minutes (7 tiles would be 2.4G).
+pub const MAX_WIDE_TILES: usize = 6;
+
+/// Most cells of a board the builder handles (cell sets are `u32` masks).
+pub const MAX_CELLS: usize = 32;
+
+/// Bits per cell in a packed placement: 4 up to 16 cells, 5 up to 32.
+pub const fn cell_bits(cells: usize) -> u32 {
+    if cells <= 16 {
+        4
+    } else {
+        5
+    }
+}
+
+/// Most tiles of one pattern on a board of `cells` cells.
+pub const fn max_tiles(cells: usize) -> usize {
+    if cells <= 16 {
+        MAX_TILES
+    } else {
+        MAX_WIDE_TILES
+    }
+}
 
 /// Number of placements of `k` distinct tiles on `cells` cells: `cells!/(cells−k)!`.
 pub fn placements(cells: usize, k: usize) -> usize {
@@ -35,26 +61,36 @@ pub fn placements(cells: usize, k: usize) -> usize {
 /// tile `j`'s digit is its cell among the cells the earlier tiles left free, in mixed radix
 /// `cells, cells−1, …`. The order of the tables on disk and of the dense tables in memory.
 pub fn rank(pos: &[u8], cells: usize) -> usize {
-    rank_packed(pack(pos), pos.len(), cells)
+    rank_packed(pack(pos, cell_bits(cells)), pos.len(), cells)
 }
 
-/// Cells packed 4 bits each, the first tile's lowest: the form the search and the builder
-/// carry placements in.
-fn pack(pos: &[u8]) -> u32 {
+/// Cells packed `bits` bits each (`cell_bits`), the first tile's lowest: the form the
+/// search and the builder carry placements in.
+pub fn pack(pos: &[u8], bits: u32) -> u32 {
     pos.iter()
         .enumerate()
-        .fold(0u32, |p, (j, &c)| p | (c as u32) << (4 * j))
+        .fold(0u32, |p, (j, &c)| p | (c as u32) << (bits * j as u32))
 }
 
 /// All ones in every 4-bit counter of a `u64`.
 const NIBBLE_ONES: u64 = 0x1111_1111_1111_1111;
 
-/// `rank` of the placement of `k` tiles whose cells are packed 4 bits each (tile 0 lowest).
-/// Sixteen 4-bit counters in one `u64` hold, for each cell, how many earlier tiles sit below
-/// it, so each tile costs a shift, a mask and an add (no popcount: the baseline x86-64
-/// target has none).
+/// `rank` of the placement of `k` tiles whose cells are packed `cell_bits(cells)` bits each
+/// (tile 0 lowest).
 #[inline]
 pub fn rank_packed(packed: u32, k: usize, cells: usize) -> usize {
+    if cells <= 16 {
+        rank_packed4(packed, k, cells)
+    } else {
+        rank_packed5(packed, k, cells)
+    }
+}
+
+/// `rank_packed` of cells packed 4 bits each. Sixteen 4-bit counters in one `u64` hold, for
+/// each cell, how many earlier tiles sit below it, so each tile costs a shift, a mask and an
+/// add (no popcount: the baseline x86-64 target has none).
+#[inline]
+fn rank_packed4(packed: u32, k: usize, cells: usize) -> usize {
     let mut below = 0u64;
     let mut r = 0usize;
     for j in 0..k {
@@ -63,6 +99,22 @@ pub fn rank_packed(packed: u32, k: usize, cells: usize) -> usize {
         r = r * (cells - j) + digit;
         // Count this tile for every cell above it (cell 15 has none above).
         below += (NIBBLE_ONES << (4 * c)) << 4;
+    }
+    r
+}
+
+/// `rank_packed` of cells packed 5 bits each (up to 32 cells): the same counters, 32 of
+/// them in a `u128`.
+#[inline]
+fn rank_packed5(packed: u32, k: usize, cells: usize) -> usize {
+    const ONES: u128 = (NIBBLE_ONES as u128) << 64 | NIBBLE_ONES as u128;
+    let mut below = 0u128;
+    let mut r = 0usize;
+    for j in 0..k {
+        let c = ((packed >> (5 * j)) & 31) as usize;
+        let digit = c - ((below >> (4 * c)) & 15) as usize;
+        r = r * (cells - j) + digit;
+        below += (ONES << (4 * c)) << 4;
     }
     r
 }
@@ -121,13 +173,13 @@ struct Geometry {
     col0: u32,
     /// Cells in the last column.
     col_last: u32,
-    nbrs: [u32; 16],
+    nbrs: [u32; MAX_CELLS],
 }
 
 impl Geometry {
     fn new(width: usize, height: usize) -> Geometry {
         let cells = width * height;
-        let all = (1u32 << cells) - 1;
+        let all = ((1u64 << cells) - 1) as u32;
         let (mut col0, mut col_last) = (0, 0);
         for r in 0..height {
             col0 |= 1 << (r * width);
@@ -139,7 +191,7 @@ impl Geometry {
             all,
             col0,
             col_last,
-            nbrs: [0; 16],
+            nbrs: [0; MAX_CELLS],
         };
         for c in 0..cells {
             g.nbrs[c] = g.grow(1 << c) & !(1 << c);
@@ -171,13 +223,43 @@ impl Geometry {
     }
 }
 
-/// A frontier state: the placement's rank, its tiles' cells (4 bits each, tile 0 lowest)
-/// and the blank's region.
+/// The visited marks of one placement: a set of cells (the regions reached), 16 bits wide
+/// on boards of up to 16 cells (1 GB for the 8-tile table of the 15-puzzle), 32 bits wide
+/// beyond.
+trait Mark: Default + Send + Sync {
+    fn get(&self) -> u32;
+    fn or(&self, v: u32) -> u32;
+}
+
+impl Mark for AtomicU16 {
+    #[inline]
+    fn get(&self) -> u32 {
+        self.load(Ordering::Relaxed) as u32
+    }
+    #[inline]
+    fn or(&self, v: u32) -> u32 {
+        self.fetch_or(v as u16, Ordering::Relaxed) as u32
+    }
+}
+
+impl Mark for AtomicU32 {
+    #[inline]
+    fn get(&self) -> u32 {
+        self.load(Ordering::Relaxed)
+    }
+    #[inline]
+    fn or(&self, v: u32) -> u32 {
+        self.fetch_or(v, Ordering::Relaxed)
+    }
+}
+
+/// A frontier state: the placement's rank, its tiles' cells (`B` bits each, tile 0 lowest)
+/// and the blank's region (12 bytes, as with a 16-bit region).
 #[derive(Clone, Copy)]
 struct State {
     rank: u32,
     packed: u32,
-    region: u16,
+    region: u32,
 }
 
 /// A successor waiting for its visited mark: rank and cells after the move, the cell the
@@ -187,7 +269,7 @@ struct Succ {
     rank: u32,
     packed: u32,
     cell: u8,
-    free: u16,
+    free: u32,
 }
 
 /// Successors listed before their marks are read: enough to keep many misses in flight,
@@ -238,7 +320,8 @@ fn advise_huge(_: *const u8, _: usize) {}
 
 /// Every region: entry `free << 4 | cell` is the cells of `free` connected to `cell` (2 MB
 /// for 16 cells). The flood fill's data-dependent loop exit was the hottest branch of the
-/// builder's inner loop (a third of the samples in `settle` under `perf`).
+/// builder's inner loop (a third of the samples in `settle` under `perf`). Boards of more
+/// than 16 cells flood instead (2^25 cell sets would be 1G entries).
 fn region_table(geo: &Geometry) -> Vec<u16> {
     let mut table = vec![0u16; (1usize << geo.cells) << 4];
     for free in 0..=geo.all {
@@ -291,36 +374,39 @@ fn sort_frontier(parts: Vec<Vec<State>>, n: usize) -> Vec<State> {
     out
 }
 
-/// The search's shared tables.
-struct Space<'a> {
+/// The search's shared tables; `B` is the bits per packed cell, `M` the mark type.
+struct Space<'a, const B: u32, M> {
     geo: Geometry,
+    /// `region_table` (boards of up to 16 cells), else empty: flood fill.
     regions: &'a [u16],
     k: usize,
     /// Rank weight of each tile's digit (`digit_weights`).
     weight: [u32; 16],
     /// Regions visited, per placement rank (a mask of their cells).
-    vis: &'a [AtomicU16],
+    vis: &'a [M],
     /// Depth + 1 at which the placement was first reached (0: not yet).
     dist: &'a [AtomicU8],
 }
 
-impl Space<'_> {
+impl<const B: u32, M: Mark> Space<'_, B, M> {
+    const CELL: u32 = (1 << B) - 1;
+
     /// Lists the successors of one state (every pattern tile next to the blank's region
     /// slides into it) and prefetches their marks.
     #[inline]
     fn expand(&self, s: State, batch: &mut Vec<Succ>) {
         // Per cell: the index of the pattern tile on it, or EMPTY.
-        let mut ix = [EMPTY; 16];
+        let mut ix = [EMPTY; MAX_CELLS];
         let mut occupied = 0u32;
         for j in 0..self.k {
-            let c = ((s.packed >> (4 * j)) & 15) as usize;
+            let c = ((s.packed >> (B * j as u32)) & Self::CELL) as usize;
             ix[c] = j as u8;
             occupied |= 1 << c;
         }
         let free = self.geo.all & !occupied;
-        let region = s.region as u32;
+        let region = s.region;
         for j in 0..self.k {
-            let c = ((s.packed >> (4 * j)) & 15) as usize;
+            let c = ((s.packed >> (B * j as u32)) & Self::CELL) as usize;
             let mut targets = self.geo.nbrs[c] & region;
             while targets != 0 {
                 let t = targets.trailing_zeros() as usize;
@@ -329,9 +415,9 @@ impl Space<'_> {
                 prefetch(&self.vis[nr]);
                 batch.push(Succ {
                     rank: nr as u32,
-                    packed: s.packed ^ (((c ^ t) as u32) << (4 * j)),
+                    packed: s.packed ^ (((c ^ t) as u32) << (B * j as u32)),
                     cell: c as u8,
-                    free: (free ^ (1 << t) ^ (1 << c)) as u16,
+                    free: free ^ (1 << t) ^ (1 << c),
                 });
             }
         }
@@ -343,12 +429,16 @@ impl Space<'_> {
         let mut reached = 0;
         for s in batch.drain(..) {
             let nr = s.rank as usize;
-            let cbit = 1u16 << s.cell;
-            if self.vis[nr].load(Ordering::Relaxed) & cbit != 0 {
+            let cbit = 1u32 << s.cell;
+            if self.vis[nr].get() & cbit != 0 {
                 continue;
             }
-            let region = self.regions[(s.free as usize) << 4 | s.cell as usize];
-            let old = self.vis[nr].fetch_or(region, Ordering::Relaxed);
+            let region = if self.regions.is_empty() {
+                self.geo.flood(s.free, s.cell as usize)
+            } else {
+                self.regions[(s.free as usize) << 4 | s.cell as usize] as u32
+            };
+            let old = self.vis[nr].or(region);
             if old & cbit != 0 {
                 continue; // another worker got there first
             }
@@ -369,7 +459,8 @@ impl Space<'_> {
 /// The table of one pattern, one byte per placement in rank order: the fewest moves of the
 /// pattern's tiles that bring them home from that placement, over every blank position
 /// (blank-first goal: tile `t` belongs on cell `t`). Runs on `threads` workers; `bar` counts
-/// placements reached (all of them, in the end).
+/// placements reached (all of them, in the end). Boards of up to 16 cells take patterns of
+/// up to 8 tiles; boards of up to 32 cells (5×5), up to 6.
 ///
 /// ```
 /// use llk::slide::pdb_build::{build_dense, rank};
@@ -385,32 +476,49 @@ pub fn build_dense(
     threads: usize,
     bar: &ProgressBar,
 ) -> Vec<u8> {
-    let geo = Geometry::new(width, height);
-    let cells = geo.cells;
+    let cells = width * height;
     let k = tiles.len();
     assert!(
-        (1..=MAX_TILES).contains(&k) && k < cells && cells <= 16,
+        (1..=max_tiles(cells)).contains(&k) && k < cells && cells <= MAX_CELLS,
         "pattern of {k} tiles on {cells} cells"
     );
+    let geo = Geometry::new(width, height);
+    if cells <= 16 {
+        let regions = region_table(&geo);
+        build_with::<4, AtomicU16>(geo, &regions, tiles, threads, bar)
+    } else {
+        build_with::<5, AtomicU32>(geo, &[], tiles, threads, bar)
+    }
+}
+
+/// `build_dense` for `B` bits per packed cell and marks of type `M`.
+fn build_with<const B: u32, M: Mark>(
+    geo: Geometry,
+    regions: &[u16],
+    tiles: &[u8],
+    threads: usize,
+    bar: &ProgressBar,
+) -> Vec<u8> {
+    let cells = geo.cells;
+    let k = tiles.len();
     let n = placements(cells, k);
     let weight = digit_weights(cells, k);
-    let vis: Vec<AtomicU16> = zeroed(n);
+    let vis: Vec<M> = zeroed(n);
     let dist: Vec<AtomicU8> = zeroed(n);
-    let regions = region_table(&geo);
-    let space = Space {
+    let space: Space<B, M> = Space {
         geo,
-        regions: &regions,
+        regions,
         k,
         weight,
         vis: &vis,
         dist: &dist,
     };
 
-    let packed0 = pack(tiles);
+    let packed0 = pack(tiles, B);
     let r0 = rank_packed(packed0, k, cells);
     let occupied: u32 = tiles.iter().map(|&c| 1u32 << c).sum();
-    let region0 = geo.flood(geo.all & !occupied, 0) as u16;
-    vis[r0].store(region0, Ordering::Relaxed);
+    let region0 = geo.flood(geo.all & !occupied, 0);
+    vis[r0].or(region0);
     dist[r0].store(1, Ordering::Relaxed);
     bar.inc(1);
     let mut frontier: Vec<State> = vec![State {
