@@ -233,7 +233,12 @@ fn choose(
                 .filter(is_sure)
             {
                 let cfg = ReaderConfig::default();
-                if verdict::replaces(l, &g, frame, &cfg) {
+                // A lattice at half the tiles' pitch reads each tile as two cells whose
+                // pictures always go together: where the first reading's cells pair off so
+                // and, merged, lie on the other's lattice, the other read whole tiles.
+                let halved = halves::merged(&l.grid, &l.board, &cfg)
+                    .is_some_and(|m| verdict::aligned_grids(&m, &g.grid).is_some());
+                if halved || verdict::replaces(l, &g, frame, &cfg) {
                     return (Ok(g), ReaderChoice::General);
                 }
                 match verdict::crossing(l, &g, frame, &cfg) {

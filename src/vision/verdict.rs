@@ -226,15 +226,25 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
         return false;
     }
     let integral = around(frame, &[ga, &other.grid]);
-    let pic = |(r, c): (i64, i64)| describe(&integral, ga.cell_rect(r as i32, c as i32), cfg);
+    // A cell of either lattice, clipped to the frame where it runs past it by under half a
+    // pixel (a lattice fitted to a board flush with the window's edge), whole or without
+    // the band on one side.
+    let (fw, fh) = (frame.width() as f32, frame.height() as f32);
     let trimmed_pic = |(r, c): (i64, i64), side: Option<usize>| {
-        let rect = ga.cell_rect(r as i32, c as i32);
+        let (x, y, w, h) = ga.cell_rect(r as i32, c as i32);
+        let (x1, y1) = ((x + w).min(fw), (y + h).min(fh));
+        let (x, y) = (x.max(0.0), y.max(0.0));
+        if x1 - x < w - 0.5 || y1 - y < h - 0.5 {
+            return None;
+        }
+        let rect = (x, y, x1 - x, y1 - y);
         describe(
             &integral,
             side.map_or(rect, |s| without_band(rect, s, cfg.overhang_share)),
             cfg,
         )
     };
+    let pic = |cell: (i64, i64)| trimmed_pic(cell, None);
     if !contested.is_empty() {
         // Which of a cell's four neighbours `other` reads as tiles: a tile's ring takes in
         // its neighbours' 3-D sides and shadows, or the ground's where it has none.
@@ -392,7 +402,11 @@ fn without_band(rect: (f32, f32, f32, f32), side: usize, share: f32) -> (f32, f3
 /// (r + dr, c + dc), when the pitches agree within 5 % and the origins lie a whole number
 /// of cells apart (within 0.3 of a cell); `None` otherwise.
 fn aligned(first: &Reading, other: &Reading) -> Option<(i64, i64)> {
-    let (ga, gb) = (&first.grid, &other.grid);
+    aligned_grids(&first.grid, &other.grid)
+}
+
+/// [`aligned`] on two grids: grid `gb`'s cell (r, c) is `ga`'s (r + dr, c + dc).
+pub fn aligned_grids(ga: &Grid, gb: &Grid) -> Option<(i64, i64)> {
     let same_pitch = (ga.pitch.0 - gb.pitch.0).abs() <= 0.05 * ga.pitch.0
         && (ga.pitch.1 - gb.pitch.1).abs() <= 0.05 * ga.pitch.1;
     let shift = |oa: f32, ob: f32, p: f32| {
