@@ -183,7 +183,8 @@ pub fn split_two_sprite_types(
 ///   [`ReaderConfig::obstacle_frame_max`]): tiles of a set share one frame, obstacles and
 ///   the ground are drawn without it;
 /// - a type of `first` that `other` splits in two holds two sprites: every picture of one
-///   part is farther from the other part than from its own;
+///   part is farther from the other part than from its nearest twin of `other`'s type
+///   (which may lie among the cells `first` did not call tiles);
 /// - cells `first` calls obstacles or tiles and `other` empty (or leaves off its board)
 ///   show the ground: each lies as near the cells both read as empty as those lie to one
 ///   another (within [`ReaderConfig::ground_apart_ratio`] times the 90th percentile of
@@ -352,25 +353,37 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
             }
         }
     }
+    // `other`'s tiles on `first`'s lattice by type, the contested cells among them: a part
+    // of a split type may have its twins among the cells `first` did not call tiles.
+    let mut of_other: std::collections::BTreeMap<u8, Vec<(i64, i64)>> = Default::default();
+    for &(cell, _, y) in &agreed {
+        of_other.entry(y).or_default().push(cell);
+    }
+    for &(r, c) in &contested {
+        if let Cell::Tile(y) = at(b, r - dr, c - dc) {
+            of_other.entry(y).or_default().push((r, c));
+        }
+    }
     for x in split {
         // The pictures of `first`'s type `x`, by `other`'s type.
-        let members: Vec<(u8, Picture)> = agreed
+        let members: Vec<((i64, i64), u8, Picture)> = agreed
             .iter()
             .filter(|e| e.1 == x)
-            .filter_map(|e| pic(e.0).map(|p| (e.2, p)))
+            .filter_map(|e| pic(e.0).map(|p| (e.0, e.2, p)))
             .collect();
-        for (i, (yi, pi)) in members.iter().enumerate() {
-            let (mut own, mut apart) = (f32::INFINITY, f32::INFINITY);
-            for (j, (yj, pj)) in members.iter().enumerate() {
-                if i != j {
-                    let d = distance(pi, pj);
-                    if yi == yj {
-                        own = own.min(d);
-                    } else {
-                        apart = apart.min(d);
-                    }
-                }
-            }
+        for (cell, yi, pi) in &members {
+            // Nearest twin by `other`'s type (any of its tiles), nearest of the other parts.
+            let own = of_other[yi]
+                .iter()
+                .filter(|c| *c != cell)
+                .filter_map(|&c| pic(c))
+                .map(|q| distance(pi, &q))
+                .fold(f32::INFINITY, f32::min);
+            let apart = members
+                .iter()
+                .filter(|m| m.1 != *yi)
+                .map(|m| distance(pi, &m.2))
+                .fold(f32::INFINITY, f32::min);
             if own >= apart {
                 return false;
             }
@@ -800,6 +813,17 @@ mod tests {
         let (img, _) = board_frame(["1111", "1122", "3300"]);
         let mut r = reading(grid, "AAAA\nAAAA\nBB..");
         assert_eq!(split_two_sprite_types(&img, &mut r, &cfg), 0);
+    }
+
+    #[test]
+    fn a_split_type_may_find_its_twins_among_cells_called_obstacles() {
+        let cfg = ReaderConfig::default();
+        // Sprites 3 and 5 each have one tile in the top row and one in the bottom row,
+        // which `first` calls obstacles; `first` also puts the top two in one type.
+        let (img, grid) = board_frame(["1135", "2244", "3500"]);
+        let first = reading(grid, "AACC\nBBDD\n##..");
+        let other = reading(grid, "AACE\nBBDD\nCE..");
+        assert!(replaces(&first, &other, &img, &cfg));
     }
 
     #[test]
