@@ -125,15 +125,8 @@ pub fn plan_moves(start: &Puzzle, goal: Goal) -> Result<Solution> {
         } else {
             Heuristic::LinearConflict
         };
-        return solve(start, &goal, Algo::Wastar, heur, &Limits::default()).or_else(|_| {
-            solve(
-                start,
-                &goal,
-                Algo::Fast,
-                Heuristic::Manhattan,
-                &Limits::default(),
-            )
-        });
+        return solve(start, &goal, Algo::Wastar, heur, &Limits::default())
+            .or_else(|_| solve_fast(start, goal));
     }
     if cells <= 16 && pdb_cached(w, h) {
         if let Ok(s) = solve(
@@ -157,15 +150,19 @@ pub fn plan_moves(start: &Puzzle, goal: Goal) -> Result<Solution> {
         Heuristic::LinearConflict,
         &budget,
     )
-    .or_else(|_| {
-        solve(
-            start,
-            &goal,
-            Algo::Fast,
-            Heuristic::Manhattan,
-            &Limits::default(),
-        )
-    })
+    .or_else(|_| solve_fast(start, goal))
+}
+
+/// The row-and-column reduction: any board, not optimal; the fallback when a search runs
+/// out of its budget.
+fn solve_fast(start: &Puzzle, goal: Goal) -> Result<Solution> {
+    solve(
+        start,
+        &goal,
+        Algo::Fast,
+        Heuristic::Manhattan,
+        &Limits::default(),
+    )
 }
 
 /// The screen point to click for blank move `dir`: the centre of the tile that slides into

@@ -160,11 +160,14 @@ impl Ground {
 /// The outer ring of a `rows × cols` sheet, as indices.
 fn ring(rows: usize, cols: usize) -> Vec<usize> {
     (0..rows * cols)
-        .filter(|&i| {
-            let (r, c) = (i / cols, i % cols);
-            r == 0 || c == 0 || r + 1 == rows || c + 1 == cols
-        })
+        .filter(|&i| ring_sides(rows, cols, i).contains(&true))
         .collect()
+}
+
+/// Which sides of a `rows × cols` sheet's ring cell `i` lies on: top, bottom, left, right.
+fn ring_sides(rows: usize, cols: usize, i: usize) -> [bool; 4] {
+    let (r, c) = (i / cols, i % cols);
+    [r == 0, r + 1 == rows, c == 0, c + 1 == cols]
 }
 
 /// One cell of a sheet, as the stages see it.
@@ -224,10 +227,7 @@ fn see(
         })
         .collect();
     let rows = cells.len() / cols.max(1);
-    let sides = |i: usize| {
-        let (r, c) = (i / cols, i % cols);
-        [r == 0, r + 1 == rows, c == 0, c + 1 == cols]
-    };
+    let sides = |i: usize| ring_sides(rows, cols, i);
     let mut side_votes = [(0usize, 0usize); 4];
     for (k, &i) in idx.iter().enumerate() {
         if ring_idx.binary_search(&i).is_ok() {
@@ -1493,18 +1493,29 @@ mod cell_tests {
         }
     }
 
+    /// A pictured face (a pattern set by `seed`) in a dark frame.
+    fn pictured(seed: u32) -> Picture {
+        let v: Vec<f32> = (0..100u32)
+            .map(|i| ((i * 37 + seed * 101) % 256) as f32)
+            .collect();
+        grey_picture(&v, 90.0)
+    }
+
+    /// A flat grey (200) ground model.
+    fn grey_ground() -> Ground {
+        Ground {
+            colour: [200.0; 3],
+            colour_tol: 0.0,
+            spread_max: 5.0,
+        }
+    }
+
     #[test]
     fn a_board_flush_with_the_window_keeps_its_edge_tiles() {
         // A 6x4 sheet: ground above and below, and a board of four rows whose first and
         // last columns are the sheet's own (a board scaled to the window's width). Each
         // type holds a row: two tiles on the ring's sides, two inside.
         let ground_pic = grey_picture(&[200.0; 100], 200.0);
-        let pictured = |seed: u32| {
-            let v: Vec<f32> = (0..100u32)
-                .map(|i| ((i * 37 + seed * 101) % 256) as f32)
-                .collect();
-            grey_picture(&v, 90.0)
-        };
         let (rows, cols) = (6, 4);
         let cells: Vec<Option<Picture>> = (0..rows * cols)
             .map(|i| {
@@ -1516,11 +1527,7 @@ mod cell_tests {
                 })
             })
             .collect();
-        let ground = Ground {
-            colour: [200.0; 3],
-            colour_tol: 0.0,
-            spread_max: 5.0,
-        };
+        let ground = grey_ground();
         let seen = see(
             &cells,
             cols,
@@ -1546,12 +1553,6 @@ mod cell_tests {
         // averages to the ground's colour (a symbol drawn in the ground's colour, within the
         // ground's texture); every tile has the same dark frame.
         let ground_pic = grey_picture(&[200.0; 100], 200.0);
-        let pictured = |seed: u32| {
-            let v: Vec<f32> = (0..100u32)
-                .map(|i| ((i * 37 + seed * 101) % 256) as f32)
-                .collect();
-            grey_picture(&v, 90.0)
-        };
         let blank = grey_picture(&[200.0; 100], 90.0);
         let faint: Vec<f32> = (0..100)
             .map(|i| if i % 2 == 0 { 192.0 } else { 208.0 })
@@ -1569,11 +1570,7 @@ mod cell_tests {
                 }
             })
             .collect();
-        let ground = Ground {
-            colour: [200.0; 3],
-            colour_tol: 0.0,
-            spread_max: 5.0,
-        };
+        let ground = grey_ground();
         let seen = see(&cells, cols, &ground, &ring_idx, &ReaderConfig::default());
         let at = |r: usize, c: usize| seen[r * cols + c];
         // Column 3 holds the blank faces, column 4 the faint ones.

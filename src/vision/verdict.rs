@@ -353,36 +353,49 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
             }
         }
     }
-    // `other`'s tiles on `first`'s lattice by type, the contested cells among them: a part
-    // of a split type may have its twins among the cells `first` did not call tiles.
-    let mut of_other: std::collections::BTreeMap<u8, Vec<(i64, i64)>> = Default::default();
-    for &(cell, _, y) in &agreed {
-        of_other.entry(y).or_default().push(cell);
-    }
-    for &(r, c) in &contested {
-        if let Cell::Tile(y) = at(b, r - dr, c - dc) {
-            of_other.entry(y).or_default().push((r, c));
+    // `other`'s tiles on `first`'s lattice by type, the contested cells among them (a part
+    // of a split type may have its twins among the cells `first` did not call tiles), each
+    // described once.
+    let mut of_other: std::collections::BTreeMap<u8, Vec<CellPicture>> = Default::default();
+    if !split.is_empty() {
+        let tiles =
+            agreed
+                .iter()
+                .map(|&(cell, _, y)| (cell, y))
+                .chain(
+                    contested
+                        .iter()
+                        .filter_map(|&(r, c)| match at(b, r - dr, c - dc) {
+                            Cell::Tile(y) => Some(((r, c), y)),
+                            _ => None,
+                        }),
+                );
+        for (cell, y) in tiles {
+            if let Some(p) = pic(cell) {
+                of_other.entry(y).or_default().push((cell, p));
+            }
         }
     }
+    let first_type: std::collections::HashMap<(i64, i64), u8> =
+        agreed.iter().map(|&(cell, x, _)| (cell, x)).collect();
     for x in split {
         // The pictures of `first`'s type `x`, by `other`'s type.
-        let members: Vec<((i64, i64), u8, Picture)> = agreed
+        let members: Vec<(&(i64, i64), u8, &Picture)> = of_other
             .iter()
-            .filter(|e| e.1 == x)
-            .filter_map(|e| pic(e.0).map(|p| (e.0, e.2, p)))
+            .flat_map(|(&y, v)| v.iter().map(move |(cell, p)| (cell, y, p)))
+            .filter(|(cell, _, _)| first_type.get(cell) == Some(&x))
             .collect();
-        for (cell, yi, pi) in &members {
+        for &(cell, yi, pi) in &members {
             // Nearest twin by `other`'s type (any of its tiles), nearest of the other parts.
-            let own = of_other[yi]
+            let own = of_other[&yi]
                 .iter()
-                .filter(|c| *c != cell)
-                .filter_map(|&c| pic(c))
-                .map(|q| distance(pi, &q))
+                .filter(|(c, _)| c != cell)
+                .map(|(_, q)| distance(pi, q))
                 .fold(f32::INFINITY, f32::min);
             let apart = members
                 .iter()
-                .filter(|m| m.1 != *yi)
-                .map(|m| distance(pi, &m.2))
+                .filter(|m| m.1 != yi)
+                .map(|m| distance(pi, m.2))
                 .fold(f32::INFINITY, f32::min);
             if own >= apart {
                 return false;
@@ -391,6 +404,9 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     }
     true
 }
+
+/// A cell of a lattice (row, column) and its picture.
+type CellPicture = ((i64, i64), Picture);
 
 /// The ground's pictures, and how far from the nearest of them a ground cell may lie.
 type GroundModel = (Vec<Picture>, f32);
