@@ -154,6 +154,7 @@ llk_kshisen_window() {
 #   names from /usr/share/kmahjongglib/{tilesets,backgrounds} (e.g. default, classic,
 #   color_plain) or full .desktop paths, SPEED 0..4 (link shown 1000/750/500/250/125 ms).
 #   EXTRA_GAME_KEYS: more "Key=value" lines for [Game] (e.g. ChineseStyle=true).
+#   Env LLK_KSHISEN_GEOMETRY=WxH resizes the window (default 900x754).
 # Starts KShisen with a fresh private config (Solvable=true, Sounds=false) on $DISPLAY, waits
 # until its window is mapped and the board drawn, exports LLK_KSHISEN_WID (and _PGID, _DIR)
 # and prints the window id.
@@ -208,6 +209,14 @@ llk_kshisen_start() {
     if [ "$ax" -lt 0 ] || [ "$ay" -lt 0 ] || [ $((ax + aw)) -gt "$rw" ] || [ $((ay + ah)) -gt "$rh" ]; then
         xdotool windowmove "$wid" 0 0 2>/dev/null
         sleep 0.3
+    fi
+    # LLK_KSHISEN_GEOMETRY=WxH: resize the window (the board scales its tiles to fit), to read
+    # tiles of other sizes than the default window gives.
+    if [ -n "${LLK_KSHISEN_GEOMETRY:-}" ]; then
+        xdotool windowsize "$wid" "${LLK_KSHISEN_GEOMETRY%x*}" "${LLK_KSHISEN_GEOMETRY#*x}" 2>/dev/null
+        xdotool windowmove "$wid" 0 0 2>/dev/null
+        sleep 0.5
+        read -r aw ah < <(xwininfo -id "$wid" | awk '/Width:/{w=$2} /Height:/{h=$2} END{print w, h}')
     fi
     # Drawn: two captures of the window 300 ms apart agree (the status-bar clock aside: the
     # dump's rows run top to bottom, so its first 90% leaves the status bar out).
