@@ -24,6 +24,7 @@
 pub mod agent;
 pub mod board;
 pub mod capture;
+pub mod error;
 pub mod game;
 pub mod geometry;
 pub mod input;
