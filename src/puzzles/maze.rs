@@ -1,7 +1,7 @@
 //! Grid mazes on the [`Problem`] API: parsing the text form (`S` start, `G` goal, `#` wall,
 //! `.` free), moving in four directions, two admissible heuristics, and drawing the path.
 
-use super::problem::{self, ActionPath, Problem};
+use crate::search::{self, ActionPath, Problem};
 
 /// A cell as (row, column), 0-based.
 pub type Cell = (usize, usize);
@@ -277,9 +277,9 @@ pub enum MazeAlgo {
 pub fn solve(maze: &Maze, algo: MazeAlgo, heuristic: Heuristic) -> Option<ActionPath<Cell, Step>> {
     let p = MazeProblem { maze, heuristic };
     match algo {
-        MazeAlgo::AStar => problem::astar(&p),
-        MazeAlgo::Bfs => problem::bfs(&p),
-        MazeAlgo::Dijkstra => problem::dijkstra(&p),
+        MazeAlgo::AStar => search::astar(&p),
+        MazeAlgo::Bfs => search::bfs(&p),
+        MazeAlgo::Dijkstra => search::dijkstra(&p),
     }
 }
 

@@ -2,7 +2,7 @@
 //! each and any boat size; BFS finds the fewest crossings, and a hint gives the next move
 //! on a shortest crossing from any legal state.
 
-use super::problem::{self, ActionPath, Problem};
+use crate::search::{self, ActionPath, Problem};
 use serde::Serialize;
 
 /// The largest head count accepted: the state space grows as priests × devils, and the
@@ -172,7 +172,7 @@ impl River {
         if !self.is_legal(&from) {
             return None;
         }
-        problem::bfs(&RiverProblem { river: *self, from })
+        search::bfs(&RiverProblem { river: *self, from })
     }
 
     /// The next crossing on a shortest way across from `state` and how many crossings that

@@ -1,7 +1,6 @@
 //! One entry point for every algorithm: check the input, bring it to the blank-first goal,
 //! run the chosen search, translate the moves back and verify them by replaying.
 
-use super::bounded;
 use super::fast;
 use super::heuristic::{self, Heuristic};
 use super::ida::{self, ConflictH, ManhattanH, MisplacedH, PdbH, ZeroH};
@@ -9,6 +8,7 @@ use super::pdb::PatternDb;
 use super::puzzle::{step, Dir, Goal, Puzzle};
 use super::reduce;
 use super::wastar;
+use crate::search;
 use anyhow::{bail, Context, Result};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -527,9 +527,9 @@ fn run(
                 None => fast::solve_blank_last(&canon.converted())?.len(),
             };
             if algo == Algo::Dfs {
-                bounded::dfs_bounded(start.clone(), succ, is_goal, bound)
+                search::dfs_bounded(start.clone(), succ, is_goal, bound)
             } else {
-                bounded::dls(start.clone(), succ, is_goal, bound)
+                search::dls(start.clone(), succ, is_goal, bound)
             }
         }
         Algo::Ids | Algo::Idastar | Algo::Fast | Algo::Wastar => {
