@@ -153,6 +153,20 @@ impl Plan {
 }
 
 /// Plans the removal order of `board` under `rules` with the chosen strategy.
+///
+/// ```
+/// use llk::board::{Board, Cell, Gravity, Rules};
+/// use llk::plan::{plan, replay, Outcome, PlanOptions};
+/// // B-B must go first: A's two tiles are walled apart until it does.
+/// let board = Board::parse("AB#\n#BA").unwrap();
+/// let rules = Rules { outside: false, gravity: Gravity::None };
+/// let p = plan(&board, &rules, &PlanOptions::default());
+/// assert_eq!(p.outcome, Outcome::Cleared);
+/// assert_eq!(p.moves.len(), 2);
+/// assert_eq!(board.get(p.moves[0].a), Cell::Tile(b'B'));
+/// // Every move is legal on the board the ones before it leave, and the board ends clear.
+/// assert!(replay(&board, &rules, &p.moves).unwrap().is_clear());
+/// ```
 pub fn plan(board: &Board, rules: &Rules, opts: &PlanOptions) -> Plan {
     let t0 = Instant::now();
     let finish = |outcome, moves, states| Plan {

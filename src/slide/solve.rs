@@ -219,6 +219,20 @@ fn dir_between(a: &[u8], b: &[u8], width: usize, height: usize) -> Option<Dir> {
 /// algorithms). Unsolvable boards are refused at once by parity; a search that hits
 /// `limits` fails with a message saying so. The returned moves are replayed to check that
 /// they reach the goal before they are returned.
+///
+/// ```
+/// use llk::slide::{moves_to_string, solve, Algo, Goal, Heuristic, Limits, Puzzle};
+/// // The 8-puzzle two moves from the blank-last goal: slide 5 up, then 8 left.
+/// let p = Puzzle::parse("1 2 3 4 0 6 7 5 8", None).unwrap();
+/// let s = solve(&p, &Goal::BlankLast, Algo::Astar, Heuristic::Manhattan, &Limits::default())
+///     .unwrap();
+/// assert_eq!(moves_to_string(&s.moves), "DR");
+/// assert_eq!(s.tiles_moved, vec![5, 8]);
+/// // Half of all boards cannot reach the goal: parity refuses them without searching.
+/// let odd = Puzzle::parse("2 1 3 4 5 6 7 8 0", None).unwrap();
+/// assert!(solve(&odd, &Goal::BlankLast, Algo::Astar, Heuristic::Manhattan, &Limits::default())
+///     .is_err());
+/// ```
 pub fn solve(
     start: &Puzzle,
     goal: &Goal,
