@@ -16,7 +16,8 @@
 //!   [`input`], and checks them with frames from [`capture`].
 //! - [`render`] draws boards as a game would (fixtures, the bundled game) and annotates
 //!   frames for debugging.
-//! - [`slide`] and [`puzzles`] are the other puzzles on the same search ideas.
+//! - [`slide`] and [`puzzles`] are the other puzzles; [`search`] holds the generic searches
+//!   they share.
 //!
 //! Only `capture`, `input` and the game windows touch the OS; every other stage is pure and usable
 //! offline from a PNG.
@@ -24,11 +25,13 @@
 pub mod agent;
 pub mod board;
 pub mod capture;
+pub mod error;
 pub mod game;
 pub mod geometry;
 pub mod input;
 pub mod plan;
 pub mod puzzles;
 pub mod render;
+pub mod search;
 pub mod slide;
 pub mod vision;

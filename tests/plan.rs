@@ -142,7 +142,7 @@ proptest! {
     fn search_agrees_with_exhaustive((board, rules) in small_board()) {
         let truth = solvable(&board, &rules, 1_000_000).expect("small board");
         let p = plan(&board, &rules, &opts(PlanStrategy::Search));
-        let end = replay(&board, &rules, &p.moves).map_err(TestCaseError::fail)?;
+        let end = replay(&board, &rules, &p.moves).map_err(|e| TestCaseError::fail(e.to_string()))?;
         match p.outcome {
             Outcome::Cleared => prop_assert!(end.is_clear()),
             o => prop_assert_eq!(o, Outcome::Unsolvable),
@@ -155,7 +155,7 @@ proptest! {
     fn one_pass_strategies_are_legal((board, rules) in small_board()) {
         for strategy in [PlanStrategy::Greedy, PlanStrategy::Paper] {
             let p = plan(&board, &rules, &opts(strategy));
-            let end = replay(&board, &rules, &p.moves).map_err(TestCaseError::fail)?;
+            let end = replay(&board, &rules, &p.moves).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(end.is_clear(), p.solved());
             if p.solved() {
                 prop_assert_eq!(solvable(&board, &rules, 1_000_000), Some(true));

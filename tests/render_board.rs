@@ -321,7 +321,7 @@ fn bad_specs_are_refused_with_a_reason() {
     ];
     for s in bad {
         let e = s.validate(11, 19).unwrap_err();
-        assert!(!e.is_empty());
+        assert!(!e.to_string().is_empty());
     }
     assert!(RenderSpec::default().validate(11, 19).is_ok());
     // An empty board still renders (a window with no tiles).

@@ -4,6 +4,7 @@
 use super::longest::{longest_sequence, Budget};
 use super::stages::{Blind, Brain, Eyes, Proposal, Seen};
 use crate::board::{Board, Rules};
+use crate::error::UnknownName;
 use crate::geometry::Grid;
 use crate::plan::{plan, Outcome, PlanOptions, Strategy};
 use crate::vision::{is_sure, read_auto, Hints, ReadError, ReaderChoice, Target};
@@ -78,17 +79,45 @@ impl Default for Planner {
 
 impl Planner {
     /// Rebuilds the planner from its recorded [`Brain::name`] ("search/200000").
-    pub fn from_name(name: &str) -> Result<Planner, String> {
+    pub fn from_name(name: &str) -> Result<Planner, PlannerNameError> {
+        let bad = |why| PlannerNameError {
+            name: name.to_string(),
+            why,
+        };
         let (s, n) = name
             .split_once('/')
-            .ok_or_else(|| format!("planner {name:?}: expected STRATEGY/MAX_STATES"))?;
+            .ok_or_else(|| bad(PlannerNameFault::Shape))?;
         Ok(Planner {
-            strategy: s.parse()?,
+            strategy: s.parse().map_err(|e| bad(PlannerNameFault::Strategy(e)))?,
             max_states: n
                 .parse()
-                .map_err(|_| format!("planner {name:?}: {n:?} is not a state count"))?,
+                .map_err(|_| bad(PlannerNameFault::StateCount(n.to_string())))?,
         })
     }
+}
+
+/// A recorded planner name [`Planner::from_name`] cannot read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("planner {name:?}: {why}")]
+pub struct PlannerNameError {
+    /// The name as recorded.
+    pub name: String,
+    /// What is wrong with it.
+    pub why: PlannerNameFault,
+}
+
+/// What is wrong with a recorded planner name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlannerNameFault {
+    /// Not of the form STRATEGY/MAX_STATES.
+    #[error("expected STRATEGY/MAX_STATES")]
+    Shape,
+    /// The strategy is not one llk knows.
+    #[error(transparent)]
+    Strategy(UnknownName),
+    /// The part after the slash is not a number.
+    #[error("{0:?} is not a state count")]
+    StateCount(String),
 }
 
 impl Brain for Planner {

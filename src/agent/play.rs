@@ -248,6 +248,41 @@ impl Player<'_> {
     /// Plays until the board is clear, a limit is reached, or no progress is possible.
     /// Errors are for what must stop the bot at once: the window vanished, the user took
     /// the mouse, a click would have left the window; they carry the moves made so far.
+    ///
+    /// A dry run on a rendered board: the loop reads the frames until the board holds
+    /// still, plans, and stops before clicking (`llk play --dry-run`).
+    ///
+    /// ```
+    /// use llk::agent::pipeline::{Planner, Vision};
+    /// use llk::agent::{PlayOptions, Player, Stop};
+    /// use llk::capture::{Frame, VecSource};
+    /// use llk::input::DryRun;
+    /// use llk::plan::{generate, GenSpec};
+    /// use llk::render::{render_board, RenderSpec};
+    ///
+    /// let board = generate(&GenSpec::full(6, 8, 4, 7)).unwrap();
+    /// let shot = render_board(&board, &RenderSpec::default());
+    /// let frame = Frame { image: shot.image, origin: (0, 0) };
+    /// let mut source = VecSource::new(vec![frame; 4]);
+    /// let mut clicker = DryRun::default();
+    /// let summary = Player {
+    ///     source: &mut source,
+    ///     clicker: &mut clicker,
+    ///     eyes: &mut Vision::default(),
+    ///     brain: &mut Planner::default(),
+    ///     recorder: None,
+    ///     progress: indicatif::ProgressBar::hidden(),
+    ///     notes: &mut |_| {},
+    ///     options: PlayOptions { dry_run: true, ..PlayOptions::default() },
+    /// }
+    /// .play()
+    /// .unwrap();
+    /// assert_eq!(summary.stop, Stop::DryRun);
+    /// assert_eq!(clicker.count, 0);
+    /// let (_, seen, moves) = summary.first.unwrap();
+    /// assert!(seen.board.same_up_to_renaming(&board)); // read exactly (types named anew)
+    /// assert_eq!(moves.len(), board.tile_count() / 2); // a plan that clears it
+    /// ```
     pub fn play(&mut self) -> std::result::Result<Summary, PlayError> {
         let gravity = if self.options.find_gravity {
             GravityWatch::auto_first(self.options.rules.gravity)

@@ -1,6 +1,7 @@
 //! Gravity variants: how tiles slide after a pair is removed.
 
 use super::{Board, Cell, Pos};
+use crate::error::UnknownName;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -55,18 +56,12 @@ impl fmt::Display for Gravity {
 }
 
 impl FromStr for Gravity {
-    type Err = String;
+    type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Gravity::ALL
             .into_iter()
             .find(|g| g.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Gravity::ALL.iter().map(|g| g.name()).collect();
-                format!(
-                    "unknown gravity mode {s:?}; expected one of {}",
-                    names.join(", ")
-                )
-            })
+            .ok_or_else(|| UnknownName::new("gravity mode", s, Gravity::ALL.map(|g| g.name())))
     }
 }
 

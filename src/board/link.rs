@@ -193,45 +193,81 @@ pub fn removable_pairs(board: &Board, rules: &Rules) -> Vec<Link> {
 /// corners made of straight axis-aligned segments that starts at `a`, ends at `b` and passes
 /// only through passable cells. Used to validate plans and the practice game's clicks
 /// independently of how the path was found.
-pub fn check_link(board: &Board, rules: &Rules, link: &Link) -> Result<(), String> {
+pub fn check_link(board: &Board, rules: &Rules, link: &Link) -> Result<(), IllegalLink> {
     let (a, b) = (link.a, link.b);
+    let illegal = |fault| Err(IllegalLink { a, b, fault });
     if !board.contains(a) || !board.contains(b) {
-        return Err(format!("{a}-{b}: off the board"));
+        return illegal(LinkFault::OffBoard);
     }
     match (board.get(a), board.get(b)) {
         (Cell::Tile(x), Cell::Tile(y)) if x == y && a != b => {}
-        (ca, cb) => {
-            return Err(format!(
-                "{a}-{b}: not two tiles of one type ({:?} and {:?})",
-                ca.to_char(),
-                cb.to_char()
-            ))
-        }
+        (ca, cb) => return illegal(LinkFault::NotAPair(ca.to_char(), cb.to_char())),
     }
     let path = &link.path;
     if !(2..=4).contains(&path.len()) {
-        return Err(format!("{a}-{b}: path has {} corners (2..=4)", path.len()));
+        return illegal(LinkFault::Corners(path.len()));
     }
     if path[0] != Point::from(a) || path[path.len() - 1] != Point::from(b) {
-        return Err(format!("{a}-{b}: path does not run from a to b"));
+        return illegal(LinkFault::WrongEnds);
     }
     for (i, w) in path.windows(2).enumerate() {
         if w[0].row != w[1].row && w[0].col != w[1].col {
-            return Err(format!("{a}-{b}: segment {i} is not straight"));
+            return illegal(LinkFault::NotStraight(i));
         }
         if w[0] == w[1] {
-            return Err(format!("{a}-{b}: segment {i} has zero length"));
+            return illegal(LinkFault::ZeroLength(i));
         }
         if !clear_between(board, rules, w[0], w[1]) {
-            return Err(format!("{a}-{b}: segment {i} is blocked"));
+            return illegal(LinkFault::SegmentBlocked(i));
         }
     }
     for c in &path[1..path.len() - 1] {
         if !passable(board, rules, c.row, c.col) {
-            return Err(format!("{a}-{b}: corner ({},{}) is blocked", c.row, c.col));
+            return illegal(LinkFault::CornerBlocked(*c));
         }
     }
     Ok(())
+}
+
+/// A link [`check_link`] refuses: its two ends and what is wrong with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{a}-{b}: {fault}")]
+pub struct IllegalLink {
+    /// The link's first end.
+    pub a: Pos,
+    /// The link's second end.
+    pub b: Pos,
+    /// What is wrong with it.
+    pub fault: LinkFault,
+}
+
+/// What is wrong with an illegal link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LinkFault {
+    /// An end lies outside the board.
+    #[error("off the board")]
+    OffBoard,
+    /// The ends are not two tiles of one type (the cells' chars are given).
+    #[error("not two tiles of one type ({0:?} and {1:?})")]
+    NotAPair(char, char),
+    /// The path has this many corners, not 2..=4.
+    #[error("path has {0} corners (2..=4)")]
+    Corners(usize),
+    /// The path does not start at the first end and end at the second.
+    #[error("path does not run from a to b")]
+    WrongEnds,
+    /// Segment `i` is not horizontal or vertical.
+    #[error("segment {0} is not straight")]
+    NotStraight(usize),
+    /// Segment `i` starts and ends at the same point.
+    #[error("segment {0} has zero length")]
+    ZeroLength(usize),
+    /// Segment `i` crosses a cell that is not passable.
+    #[error("segment {0} is blocked")]
+    SegmentBlocked(usize),
+    /// A corner lies on a cell that is not passable.
+    #[error("corner ({},{}) is blocked", .0.row, .0.col)]
+    CornerBlocked(Point),
 }
 
 #[cfg(test)]

@@ -14,7 +14,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 pub use gravity::Gravity;
-pub use link::{can_link, check_link, find_link, removable_pairs, Link, Point};
+pub use link::{
+    can_link, check_link, find_link, removable_pairs, IllegalLink, Link, LinkFault, Point,
+};
 
 /// One cell of the board.
 ///
@@ -109,6 +111,20 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+/// The tile types a board holds an odd number of times, with their counts: such a board can
+/// never be cleared, and in a screenshot it means a tile was misread.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("tile types with an odd count (a board needs pairs): {}", odd_list(.0))]
+pub struct OddTypes(pub Vec<(u8, usize)>);
+
+fn odd_list(odd: &[(u8, usize)]) -> String {
+    let named: Vec<String> = odd
+        .iter()
+        .map(|&(t, n)| format!("'{}' ×{n}", t as char))
+        .collect();
+    named.join(", ")
+}
 
 /// Most rows and most columns a board may have. Real boards are far smaller (QQ 11×19,
 /// KShisen 18×8); the bound keeps every strategy's one-move step, which is linear in the
@@ -331,20 +347,16 @@ impl Board {
 
     /// Fails naming every type that occurs an odd number of times: such a board can never
     /// be cleared, and in a screenshot it means a tile was misread.
-    pub fn check_even(&self) -> Result<(), String> {
-        let odd: Vec<String> = self
+    pub fn check_even(&self) -> Result<(), OddTypes> {
+        let odd: Vec<(u8, usize)> = self
             .type_counts()
             .into_iter()
             .filter(|&(_, n)| n % 2 == 1)
-            .map(|(t, n)| format!("'{}' ×{n}", t as char))
             .collect();
         if odd.is_empty() {
             Ok(())
         } else {
-            Err(format!(
-                "tile types with an odd count (a board needs pairs): {}",
-                odd.join(", ")
-            ))
+            Err(OddTypes(odd))
         }
     }
 
@@ -451,6 +463,8 @@ mod tests {
     fn odd_types_are_named() {
         let b = Board::parse("AAB\n.C.").unwrap();
         let e = b.check_even().unwrap_err();
+        assert_eq!(e, OddTypes(vec![(b'B', 1), (b'C', 1)]));
+        let e = e.to_string();
         assert!(e.contains("'B'") && e.contains("'C'"), "{e}");
     }
 }

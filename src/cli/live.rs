@@ -224,7 +224,7 @@ impl std::str::FromStr for GravityChoice {
         }
         s.parse()
             .map(GravityChoice::Given)
-            .map_err(|e: String| format!("{e}, or auto"))
+            .map_err(|e: llk::error::UnknownName| format!("{e}, or auto"))
     }
 }
 

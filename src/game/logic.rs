@@ -49,30 +49,59 @@ impl Default for GameConfig {
 impl GameConfig {
     /// Checks the game can be dealt: a board with an even number of cells (tiles come in
     /// pairs), at least one type, and a size the renderer and a screen can hold.
-    pub fn validate(&self) -> Result<(), String> {
-        if !(1..=40).contains(&self.rows) || !(1..=40).contains(&self.cols) {
-            return Err(format!(
-                "board {}x{}: rows and cols must each be 1..=40",
-                self.rows, self.cols
-            ));
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let (rows, cols) = (self.rows, self.cols);
+        if !(1..=40).contains(&rows) || !(1..=40).contains(&cols) {
+            return Err(ConfigError::Size { rows, cols });
         }
-        if !(self.rows * self.cols).is_multiple_of(2) {
-            return Err(format!(
-                "board {}x{} has {} cells, an odd number: tiles come in pairs",
-                self.rows,
-                self.cols,
-                self.rows * self.cols
-            ));
+        if !(rows * cols).is_multiple_of(2) {
+            return Err(ConfigError::OddCells { rows, cols });
         }
-        let max = crate::board::TYPE_ALPHABET.len();
-        if !(1..=max).contains(&self.types) {
-            return Err(format!("{} tile types: must be 1..={max}", self.types));
+        if !(1..=crate::board::TYPE_ALPHABET.len()).contains(&self.types) {
+            return Err(ConfigError::Types(self.types));
         }
         if self.shuffle_every == Some(0) {
-            return Err("--shuffle-every 0: must be at least 1 removal".into());
+            return Err(ConfigError::ShuffleEveryZero);
         }
         Ok(())
     }
+}
+
+/// Why a [`GameConfig`] cannot be dealt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// A side outside 1..=40.
+    #[error("board {rows}x{cols}: rows and cols must each be 1..=40")]
+    Size {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+    /// An odd number of cells.
+    #[error("board {rows}x{cols} has {n} cells, an odd number: tiles come in pairs", n = rows * cols)]
+    OddCells {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+    /// A type count outside 1..=[`crate::board::TYPE_ALPHABET`]'s length.
+    #[error("{0} tile types: must be 1..={max}", max = crate::board::TYPE_ALPHABET.len())]
+    Types(usize),
+    /// No reshuffle of the deal left a removable pair.
+    #[error("no deal of a {rows}x{cols} board with {types} types has a removable pair")]
+    NoMove {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+        /// Tile types asked for.
+        types: usize,
+    },
+    /// A reshuffle after every 0 removals.
+    #[error("--shuffle-every 0: must be at least 1 removal")]
+    ShuffleEveryZero,
 }
 
 /// Why the board was reshuffled.
@@ -169,7 +198,7 @@ const SHUFFLE_TRIES: usize = 2000;
 impl Game {
     /// Deals a full board of `config.types` types in pairs, reshuffled until some pair is
     /// removable (a game that starts stuck is no game).
-    pub fn new(config: &GameConfig) -> Result<Game, String> {
+    pub fn new(config: &GameConfig) -> Result<Game, ConfigError> {
         config.validate()?;
         let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
         let board = random_board(config.rows, config.cols, config.types, 1.0, 0, &mut rng);
@@ -184,10 +213,11 @@ impl Game {
             stats: Stats::default(),
         };
         if removable_pairs(&game.board, &game.rules).is_empty() && !game.shuffle_until_movable() {
-            return Err(format!(
-                "no deal of a {}x{} board with {} types has a removable pair",
-                config.rows, config.cols, config.types
-            ));
+            return Err(ConfigError::NoMove {
+                rows: config.rows,
+                cols: config.cols,
+                types: config.types,
+            });
         }
         Ok(game)
     }
@@ -538,9 +568,10 @@ mod tests {
             cols: 5,
             ..c.clone()
         };
-        assert!(Game::new(&odd).unwrap_err().contains("odd"));
+        assert!(Game::new(&odd).unwrap_err().to_string().contains("odd"));
         let zero = GameConfig { types: 0, ..c };
-        assert!(Game::new(&zero).unwrap_err().contains("types"));
+        assert_eq!(Game::new(&zero).unwrap_err(), ConfigError::Types(0));
+        assert!(Game::new(&zero).unwrap_err().to_string().contains("types"));
     }
 
     #[test]

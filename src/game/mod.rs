@@ -15,6 +15,6 @@ pub mod slide_window;
 #[cfg(feature = "live")]
 pub mod window;
 
-pub use logic::{Event, Game, GameConfig, ShuffleReason, Stats};
+pub use logic::{ConfigError, Event, Game, GameConfig, ShuffleReason, Stats};
 #[cfg(feature = "live")]
 pub use window::{read_log, run, verdict, Outcome, WindowConfig};

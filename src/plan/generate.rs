@@ -48,10 +48,69 @@ impl GenSpec {
 /// typo from asking for gigabytes).
 pub const MAX_CELLS: usize = 1_000_000;
 
+/// Why [`generate`] cannot deal a board for a spec; the message names the numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GenError {
+    /// A side of zero.
+    #[error("board size {rows}×{cols}: rows and cols must be at least 1")]
+    Empty {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+    /// A side longer than [`crate::board::MAX_SIDE`].
+    #[error(
+        "board size {rows}×{cols}: at most {max} rows and {max} columns are supported",
+        max = crate::board::MAX_SIDE
+    )]
+    TooLong {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+    /// Copies per type odd or zero (tiles go in pairs).
+    #[error("copies per type must be even and at least 2 (tiles go in pairs), got {0}")]
+    Copies(usize),
+    /// More types than [`TYPE_ALPHABET`] has chars to name them.
+    #[error(
+        "{0} tile types asked, but only {n} chars are available to name them",
+        n = TYPE_ALPHABET.len()
+    )]
+    TooManyTypes(usize),
+    /// More than [`MAX_CELLS`] cells.
+    #[error("board size {rows}×{cols}: more than {MAX_CELLS} cells")]
+    TooManyCells {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+    /// The tiles and obstacles take more cells than the board has.
+    #[error(
+        "{types} types × {copies} copies + {obstacles} obstacles do not fit on a \
+         {rows}×{cols} board ({cells} cells)",
+        cells = rows * cols
+    )]
+    DoesNotFit {
+        /// Tile types asked for.
+        types: usize,
+        /// Copies of each type.
+        copies: usize,
+        /// Obstacles asked for.
+        obstacles: usize,
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+}
+
 /// A random board following `spec`. Errors (one line, naming the numbers) when the copies
 /// are odd or zero, when there are more types than chars to name them, or when the tiles
 /// and obstacles do not fit on the board.
-pub fn generate(spec: &GenSpec) -> Result<Board, String> {
+pub fn generate(spec: &GenSpec) -> Result<Board, GenError> {
     let &GenSpec {
         rows,
         cols,
@@ -61,41 +120,31 @@ pub fn generate(spec: &GenSpec) -> Result<Board, String> {
         seed,
     } = spec;
     if rows == 0 || cols == 0 {
-        return Err(format!(
-            "board size {rows}×{cols}: rows and cols must be at least 1"
-        ));
+        return Err(GenError::Empty { rows, cols });
     }
     if rows > crate::board::MAX_SIDE || cols > crate::board::MAX_SIDE {
-        return Err(format!(
-            "board size {rows}×{cols}: at most {} rows and {} columns are supported",
-            crate::board::MAX_SIDE,
-            crate::board::MAX_SIDE
-        ));
+        return Err(GenError::TooLong { rows, cols });
     }
     if copies == 0 || copies % 2 == 1 {
-        return Err(format!(
-            "copies per type must be even and at least 2 (tiles go in pairs), got {copies}"
-        ));
+        return Err(GenError::Copies(copies));
     }
     if types > TYPE_ALPHABET.len() {
-        return Err(format!(
-            "{types} tile types asked, but only {} chars are available to name them",
-            TYPE_ALPHABET.len()
-        ));
+        return Err(GenError::TooManyTypes(types));
     }
     let cells = rows
         .checked_mul(cols)
         .filter(|&n| n <= MAX_CELLS)
-        .ok_or_else(|| format!("board size {rows}×{cols}: more than {MAX_CELLS} cells"))?;
+        .ok_or(GenError::TooManyCells { rows, cols })?;
     let needed = types
         .checked_mul(copies)
         .and_then(|t| t.checked_add(obstacles))
         .filter(|&n| n <= cells)
-        .ok_or_else(|| {
-            format!(
-                "{types} types × {copies} copies + {obstacles} obstacles do not fit on a \
-                 {rows}×{cols} board ({cells} cells)"
-            )
+        .ok_or(GenError::DoesNotFit {
+            types,
+            copies,
+            obstacles,
+            rows,
+            cols,
         })?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut content: Vec<Cell> = Vec::with_capacity(cells);
@@ -182,18 +231,25 @@ mod tests {
     #[test]
     fn bad_specs_are_explained() {
         let ok = GenSpec::full(4, 4, 2, 0);
-        let e = generate(&GenSpec { copies: 3, ..ok }).unwrap_err();
+        let e = generate(&GenSpec { copies: 3, ..ok })
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("even"), "{e}");
-        let e = generate(&GenSpec { types: 9, ..ok }).unwrap_err();
+        let e = generate(&GenSpec { types: 9, ..ok })
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("do not fit") && e.contains("4×4"), "{e}");
         let e = generate(&GenSpec {
             rows: usize::MAX,
             cols: 3,
             ..ok
         })
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("at most 256 rows"), "{e}");
-        let e = generate(&GenSpec { rows: 0, ..ok }).unwrap_err();
+        let e = generate(&GenSpec { rows: 0, ..ok })
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("at least 1"), "{e}");
         let e = generate(&GenSpec {
             rows: 100,
@@ -201,13 +257,15 @@ mod tests {
             types: 500,
             ..ok
         })
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("chars"), "{e}");
         let e = generate(&GenSpec {
             types: usize::MAX,
             ..ok
         })
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("chars"), "{e}");
     }
 }

@@ -23,7 +23,8 @@ pub mod generate;
 pub mod padded;
 mod pairing;
 
-use crate::board::{check_link, Board, Gravity, Link, Rules};
+use crate::board::{check_link, Board, Gravity, IllegalLink, Link, Rules};
+use crate::error::UnknownName;
 use dfs::{informed_dfs_with_table, DfsOutcome, DfsResult, Limits};
 use padded::{Ctx, Idx, State};
 use std::collections::HashSet;
@@ -31,7 +32,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-pub use generate::{generate, GenSpec};
+pub use generate::{generate, GenError, GenSpec};
 
 /// How the planner picks the next pair.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -63,12 +64,12 @@ impl fmt::Display for Strategy {
 }
 
 impl FromStr for Strategy {
-    type Err = String;
+    type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Strategy::ALL
             .into_iter()
             .find(|x| x.name() == s)
-            .ok_or_else(|| format!("unknown strategy {s:?}; expected greedy, paper or search"))
+            .ok_or_else(|| UnknownName::new("strategy", s, Strategy::ALL.map(|x| x.name())))
     }
 }
 
@@ -152,6 +153,20 @@ impl Plan {
 }
 
 /// Plans the removal order of `board` under `rules` with the chosen strategy.
+///
+/// ```
+/// use llk::board::{Board, Cell, Gravity, Rules};
+/// use llk::plan::{plan, replay, Outcome, PlanOptions};
+/// // B-B must go first: A's two tiles are walled apart until it does.
+/// let board = Board::parse("AB#\n#BA").unwrap();
+/// let rules = Rules { outside: false, gravity: Gravity::None };
+/// let p = plan(&board, &rules, &PlanOptions::default());
+/// assert_eq!(p.outcome, Outcome::Cleared);
+/// assert_eq!(p.moves.len(), 2);
+/// assert_eq!(board.get(p.moves[0].a), Cell::Tile(b'B'));
+/// // Every move is legal on the board the ones before it leave, and the board ends clear.
+/// assert!(replay(&board, &rules, &p.moves).unwrap().is_clear());
+/// ```
 pub fn plan(board: &Board, rules: &Rules, opts: &PlanOptions) -> Plan {
     let t0 = Instant::now();
     let finish = |outcome, moves, states| Plan {
@@ -529,13 +544,29 @@ fn links(
 /// Plays `moves` on a copy of `board`, checking each with [`check_link`] before removing it
 /// (and letting gravity act); returns the final board. The independent judge of a plan:
 /// it uses only `board::link`, never the planner's own link test.
-pub fn replay(board: &Board, rules: &Rules, moves: &[Link]) -> Result<Board, String> {
+pub fn replay(board: &Board, rules: &Rules, moves: &[Link]) -> Result<Board, IllegalMove> {
     let mut b = board.clone();
     for (i, m) in moves.iter().enumerate() {
-        check_link(&b, rules, m).map_err(|e| format!("move {} of {}: {e}", i + 1, moves.len()))?;
+        check_link(&b, rules, m).map_err(|link| IllegalMove {
+            number: i + 1,
+            of: moves.len(),
+            link,
+        })?;
         b.remove_pair(m.a, m.b, rules.gravity);
     }
     Ok(b)
+}
+
+/// The first move of a plan [`replay`] refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {number} of {of}: {link}")]
+pub struct IllegalMove {
+    /// The move's number, from 1.
+    pub number: usize,
+    /// How many moves the plan has.
+    pub of: usize,
+    /// Why the move is illegal on the board the moves before it left.
+    pub link: IllegalLink,
 }
 
 #[cfg(test)]
@@ -554,7 +585,11 @@ mod tests {
         for s in Strategy::ALL {
             assert_eq!(s.name().parse::<Strategy>().unwrap(), s);
         }
-        assert!("best".parse::<Strategy>().unwrap_err().contains("greedy"));
+        assert!("best"
+            .parse::<Strategy>()
+            .unwrap_err()
+            .to_string()
+            .contains("greedy"));
     }
 
     #[test]
@@ -626,6 +661,8 @@ mod tests {
         let mut bad = p.moves.clone();
         bad.swap(0, 1);
         let e = replay(&b, &r, &bad).unwrap_err();
+        assert_eq!((e.number, e.of), (1, 2));
+        let e = e.to_string();
         assert!(e.starts_with("move 1 of 2"), "{e}");
     }
 }

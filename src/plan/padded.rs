@@ -81,10 +81,15 @@ pub struct State {
     pub settled: bool,
 }
 
+/// A board with more tile types than the padded form numbers (254; ids are bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("more than 254 tile types")]
+pub struct TooManyTypes;
+
 impl Ctx {
     /// Converts `board` into the padded form. Fails when it holds more than 254 tile types
     /// (ids are bytes; the text form itself allows only 93).
-    pub fn new(board: &Board, rules: &Rules) -> Result<(Ctx, State), String> {
+    pub fn new(board: &Board, rules: &Rules) -> Result<(Ctx, State), TooManyTypes> {
         let (rows, cols) = (board.rows(), board.cols());
         let (w, h) = (cols + 2, rows + 2);
         let mut ids = [0u8; 256];
@@ -100,7 +105,7 @@ impl Ctx {
                 Cell::Tile(t) => {
                     if ids[t as usize] == 0 {
                         if names.len() >= 254 {
-                            return Err("more than 254 tile types".into());
+                            return Err(TooManyTypes);
                         }
                         names.push(t);
                         ids[t as usize] = names.len() as u8;

@@ -2,8 +2,8 @@
 //! for the depth-limited negamax player.
 
 use super::adversarial::{Terminal, TwoPlayerGame};
+use super::terminal::RefusedMove;
 use super::terminal::TerminalGame;
-use anyhow::{bail, Result};
 
 /// Columns on the board.
 pub const WIDTH: usize = 7;
@@ -28,11 +28,43 @@ pub struct Position {
     pub winner: Option<u8>,
 }
 
+/// A connect-four position that cannot be set up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum C4Error {
+    /// A height other than 6 or 7.
+    #[error("board height {0} is not supported: connect four is 6 or 7 rows high")]
+    Height(usize),
+    /// A move list with a move that cannot be played.
+    #[error("moves {moves:?}: move {number} {fault}")]
+    Moves {
+        /// The move list given.
+        moves: String,
+        /// The move's number, from 1.
+        number: usize,
+        /// What is wrong with it.
+        fault: MovesFault,
+    },
+}
+
+/// Why a move of a move list cannot be played (each message follows "move N").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MovesFault {
+    /// Not a digit 1-7.
+    #[error("is {0:?}, expected a column 1-7")]
+    NotAColumn(char),
+    /// The game was already won.
+    #[error("comes after the game was won")]
+    AfterWin,
+    /// The column (from 1) is full.
+    #[error("drops into column {0} which is full")]
+    Full(usize),
+}
+
 impl Position {
     /// An empty board `height` rows high (6 or 7).
-    pub fn new(height: usize) -> Result<Position> {
+    pub fn new(height: usize) -> Result<Position, C4Error> {
         if !(6..=MAX_HEIGHT).contains(&height) {
-            bail!("board height {height} is not supported: connect four is 6 or 7 rows high");
+            return Err(C4Error::Height(height));
         }
         Ok(Position {
             height,
@@ -45,7 +77,12 @@ impl Position {
 
     /// A position reached by playing `moves`, one digit per disc giving its column 1-7
     /// (the usual notation, e.g. "4453"); spaces and commas are ignored.
-    pub fn from_moves(height: usize, moves: &str) -> Result<Position> {
+    pub fn from_moves(height: usize, moves: &str) -> Result<Position, C4Error> {
+        let bad = |n: usize, fault| C4Error::Moves {
+            moves: moves.to_string(),
+            number: n + 1,
+            fault,
+        };
         let mut p = Position::new(height)?;
         for (n, ch) in moves
             .chars()
@@ -54,23 +91,13 @@ impl Position {
         {
             let col = match ch.to_digit(10) {
                 Some(d @ 1..=7) => d as usize - 1,
-                _ => bail!(
-                    "moves {moves:?}: move {} is {ch:?}, expected a column 1-7",
-                    n + 1
-                ),
+                _ => return Err(bad(n, MovesFault::NotAColumn(ch))),
             };
             if p.winner.is_some() {
-                bail!(
-                    "moves {moves:?}: move {} comes after the game was won",
-                    n + 1
-                );
+                return Err(bad(n, MovesFault::AfterWin));
             }
             if p.heights[col] >= height {
-                bail!(
-                    "moves {moves:?}: move {} drops into column {} which is full",
-                    n + 1,
-                    col + 1
-                );
+                return Err(bad(n, MovesFault::Full(col + 1)));
             }
             p = p.drop_disc(col);
         }
@@ -234,15 +261,14 @@ impl TerminalGame for ConnectFour {
         s
     }
 
-    fn parse_move(&self, p: &Position, text: &str) -> Result<usize, String> {
-        let n: usize = text
-            .parse()
-            .map_err(|_| format!("{text:?} is not a column: type a number 1-7"))?;
-        if !(1..=WIDTH).contains(&n) {
-            return Err(format!("column {n} is off the board: columns are 1-7"));
-        }
+    fn parse_move(&self, p: &Position, text: &str) -> Result<usize, RefusedMove> {
+        let n = RefusedMove::number(text, "column", WIDTH)?;
         if !p.can_play(n - 1) {
-            return Err(format!("column {n} is full"));
+            return Err(RefusedMove::Unavailable {
+                n,
+                what: "column",
+                why: "full",
+            });
         }
         Ok(n - 1)
     }

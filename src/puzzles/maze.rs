@@ -1,8 +1,7 @@
 //! Grid mazes on the [`Problem`] API: parsing the text form (`S` start, `G` goal, `#` wall,
 //! `.` free), moving in four directions, two admissible heuristics, and drawing the path.
 
-use super::problem::{self, ActionPath, Problem};
-use anyhow::{bail, Result};
+use crate::search::{self, ActionPath, Problem};
 
 /// A cell as (row, column), 0-based.
 pub type Cell = (usize, usize);
@@ -22,16 +21,77 @@ pub struct Maze {
     pub goal: Cell,
 }
 
+/// A maze text [`Maze::parse`] cannot read: the file's name and what is wrong, with the
+/// 1-based line and column where there is one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{name}: {fault}")]
+pub struct MazeError {
+    /// The file (or "stdin") the text came from.
+    pub name: String,
+    /// What is wrong with it.
+    pub fault: MazeFault,
+}
+
+/// What is wrong with a maze text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MazeFault {
+    /// No non-blank line.
+    #[error("the maze is empty (expected rows of S, G, # and .)")]
+    Empty,
+    /// A row of another width than the first.
+    #[error("line {line} has {width} cells, expected {cols} like the first row")]
+    Width {
+        /// The row's line, from 1.
+        line: usize,
+        /// Its width.
+        width: usize,
+        /// The first row's width.
+        cols: usize,
+    },
+    /// A second start or goal.
+    #[error("line {line}, column {col}: a second {ch} (the first is at line {}, column {})", first.0, first.1)]
+    Second {
+        /// Line, from 1.
+        line: usize,
+        /// Column, from 1.
+        col: usize,
+        /// 'S' or 'G'.
+        ch: char,
+        /// Line and column of the first one.
+        first: (usize, usize),
+    },
+    /// A char that is not S, G, # or '.'.
+    #[error("line {line}, column {col}: unknown cell {ch:?} (expected S, G, # or .)")]
+    UnknownCell {
+        /// Line, from 1.
+        line: usize,
+        /// Column, from 1.
+        col: usize,
+        /// The char found.
+        ch: char,
+    },
+    /// No S.
+    #[error("no start: the maze needs one S")]
+    NoStart,
+    /// No G.
+    #[error("no goal: the maze needs one G")]
+    NoGoal,
+}
+
 impl Maze {
     /// Reads a maze: one text line per row, every row the same width, blank lines before and
     /// after ignored, trailing spaces and `\r` ignored. `name` (the file) prefixes the error
     /// messages, which give the 1-based line and column of the problem.
-    pub fn parse(name: &str, text: &str) -> Result<Maze> {
+    pub fn parse(name: &str, text: &str) -> Result<Maze, MazeError> {
+        let bad = |fault| MazeError {
+            name: name.to_string(),
+            fault,
+        };
         let lines: Vec<&str> = text.lines().map(|l| l.trim_end()).collect();
         let first = lines.iter().position(|l| !l.is_empty());
         let last = lines.iter().rposition(|l| !l.is_empty());
         let (Some(first), Some(last)) = (first, last) else {
-            bail!("{name}: the maze is empty (expected rows of S, G, # and .)");
+            return Err(bad(MazeFault::Empty));
         };
         let cols = lines[first].chars().count();
         let mut walls = Vec::new();
@@ -40,35 +100,43 @@ impl Maze {
             let line_no = first + r + 1;
             let width = line.chars().count();
             if width != cols {
-                bail!(
-                    "{name}: line {line_no} has {width} cells, expected {cols} like the first row"
-                );
+                return Err(bad(MazeFault::Width {
+                    line: line_no,
+                    width,
+                    cols,
+                }));
             }
             for (c, ch) in line.chars().enumerate() {
-                let at = format!("line {line_no}, column {}", c + 1);
                 walls.push(ch == '#');
                 match ch {
                     '#' | '.' => {}
                     'S' | 'G' => {
                         let slot = if ch == 'S' { &mut start } else { &mut goal };
                         if let Some((pr, pc)) = *slot {
-                            bail!(
-                                "{name}: {at}: a second {ch} (the first is at line {}, column {})",
-                                pr + first + 1,
-                                pc + 1
-                            );
+                            return Err(bad(MazeFault::Second {
+                                line: line_no,
+                                col: c + 1,
+                                ch,
+                                first: (pr + first + 1, pc + 1),
+                            }));
                         }
                         *slot = Some((r, c));
                     }
-                    _ => bail!("{name}: {at}: unknown cell {ch:?} (expected S, G, # or .)"),
+                    _ => {
+                        return Err(bad(MazeFault::UnknownCell {
+                            line: line_no,
+                            col: c + 1,
+                            ch,
+                        }))
+                    }
                 }
             }
         }
         let Some(start) = start else {
-            bail!("{name}: no start: the maze needs one S");
+            return Err(bad(MazeFault::NoStart));
         };
         let Some(goal) = goal else {
-            bail!("{name}: no goal: the maze needs one G");
+            return Err(bad(MazeFault::NoGoal));
         };
         Ok(Maze {
             rows: last - first + 1,
@@ -209,9 +277,9 @@ pub enum MazeAlgo {
 pub fn solve(maze: &Maze, algo: MazeAlgo, heuristic: Heuristic) -> Option<ActionPath<Cell, Step>> {
     let p = MazeProblem { maze, heuristic };
     match algo {
-        MazeAlgo::AStar => problem::astar(&p),
-        MazeAlgo::Bfs => problem::bfs(&p),
-        MazeAlgo::Dijkstra => problem::dijkstra(&p),
+        MazeAlgo::AStar => search::astar(&p),
+        MazeAlgo::Bfs => search::bfs(&p),
+        MazeAlgo::Dijkstra => search::dijkstra(&p),
     }
 }
 

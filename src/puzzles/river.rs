@@ -2,8 +2,7 @@
 //! each and any boat size; BFS finds the fewest crossings, and a hint gives the next move
 //! on a shortest crossing from any legal state.
 
-use super::problem::{self, ActionPath, Problem};
-use anyhow::{bail, Result};
+use crate::search::{self, ActionPath, Problem};
 use serde::Serialize;
 
 /// The largest head count accepted: the state space grows as priests × devils, and the
@@ -42,17 +41,69 @@ pub struct Crossing {
     pub devils: u32,
 }
 
+/// A river setting or state that cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RiverError {
+    /// A boat of no seats.
+    #[error("the boat needs at least one seat (got --boat 0)")]
+    NoSeat,
+    /// More people than [`MAX_PEOPLE`] of a kind.
+    #[error("at most {MAX_PEOPLE} priests and {MAX_PEOPLE} devils (got {priests} and {devils})")]
+    TooMany {
+        /// Priests asked for.
+        priests: u32,
+        /// Devils asked for.
+        devils: u32,
+    },
+    /// A state with more people on the left bank than the setting has.
+    #[error(
+        "state {state}: the left bank cannot hold more than {priests} priests and {devils} devils"
+    )]
+    Overfull {
+        /// The state.
+        state: Banks,
+        /// The setting's priests.
+        priests: u32,
+        /// The setting's devils.
+        devils: u32,
+    },
+    /// A state where devils outnumber priests on a bank with priests.
+    #[error("state {state}: devils outnumber priests {devils} to {priests} on the {bank} bank")]
+    Outnumbered {
+        /// The state.
+        state: Banks,
+        /// "left" or "right".
+        bank: &'static str,
+        /// Devils on that bank.
+        devils: u32,
+        /// Priests on that bank.
+        priests: u32,
+    },
+    /// A state text that is not PRIESTS,DEVILS,SIDE.
+    #[error(
+        "state {text:?}: {}expected PRIESTS,DEVILS,SIDE: the counts on the left bank and the \
+         boat's side L or R, e.g. 3,1,R",
+        part.as_ref().map_or(String::new(), |p| format!("{p:?} is not {kind}; "))
+    )]
+    BadState {
+        /// The text given.
+        text: String,
+        /// The part that is wrong, when the text has three.
+        part: Option<String>,
+        /// What that part should be ("a count", "a side").
+        kind: &'static str,
+    },
+}
+
 impl River {
     /// A setting, refused when the boat has no seat or the counts are beyond
     /// [`MAX_PEOPLE`].
-    pub fn new(priests: u32, devils: u32, boat: u32) -> Result<River> {
+    pub fn new(priests: u32, devils: u32, boat: u32) -> Result<River, RiverError> {
         if boat == 0 {
-            bail!("the boat needs at least one seat (got --boat 0)");
+            return Err(RiverError::NoSeat);
         }
         if priests > MAX_PEOPLE || devils > MAX_PEOPLE {
-            bail!(
-                "at most {MAX_PEOPLE} priests and {MAX_PEOPLE} devils (got {priests} and {devils})"
-            );
+            return Err(RiverError::TooMany { priests, devils });
         }
         Ok(River {
             priests,
@@ -88,19 +139,23 @@ impl River {
 
     /// Why `s` is not a legal state (counts beyond the totals, or devils outnumbering the
     /// priests on a bank that has priests), or `Ok` when it is.
-    pub fn check(&self, s: &Banks) -> Result<()> {
+    pub fn check(&self, s: &Banks) -> Result<(), RiverError> {
         if s.priests_left > self.priests || s.devils_left > self.devils {
-            bail!(
-                "state {}: the left bank cannot hold more than {} priests and {} devils",
-                s,
-                self.priests,
-                self.devils
-            );
+            return Err(RiverError::Overfull {
+                state: *s,
+                priests: self.priests,
+                devils: self.devils,
+            });
         }
         let right = (self.priests - s.priests_left, self.devils - s.devils_left);
         for (bank, (p, d)) in [("left", (s.priests_left, s.devils_left)), ("right", right)] {
             if p > 0 && d > p {
-                bail!("state {s}: devils outnumber priests {d} to {p} on the {bank} bank");
+                return Err(RiverError::Outnumbered {
+                    state: *s,
+                    bank,
+                    devils: d,
+                    priests: p,
+                });
             }
         }
         Ok(())
@@ -117,13 +172,13 @@ impl River {
         if !self.is_legal(&from) {
             return None;
         }
-        problem::bfs(&RiverProblem { river: *self, from })
+        search::bfs(&RiverProblem { river: *self, from })
     }
 
     /// The next crossing on a shortest way across from `state` and how many crossings that
     /// way takes in all: `Ok(None)` when the state is already solved or no way across exists
     /// (tell them apart with [`River::is_goal`]); an error when the state is not legal.
-    pub fn hint(&self, state: Banks) -> Result<Option<(Crossing, usize)>> {
+    pub fn hint(&self, state: Banks) -> Result<Option<(Crossing, usize)>, RiverError> {
         self.check(&state)?;
         Ok(self
             .solve_from(state)
@@ -140,24 +195,24 @@ impl std::fmt::Display for Banks {
 }
 
 impl std::str::FromStr for Banks {
-    type Err = anyhow::Error;
+    type Err = RiverError;
 
     /// Reads "P,D,L" or "P,D,R": priests and devils on the left bank, the boat's side.
-    fn from_str(text: &str) -> Result<Banks> {
+    fn from_str(text: &str) -> Result<Banks, RiverError> {
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-        let usage = "expected PRIESTS,DEVILS,SIDE: the counts on the left bank and the \
-                     boat's side L or R, e.g. 3,1,R";
+        let bad = |part: Option<&str>, kind| RiverError::BadState {
+            text: text.to_string(),
+            part: part.map(str::to_string),
+            kind,
+        };
         let [p, d, side] = parts[..] else {
-            bail!("state {text:?}: {usage}");
+            return Err(bad(None, "three parts"));
         };
-        let count = |s: &str| {
-            s.parse::<u32>()
-                .map_err(|_| anyhow::anyhow!("state {text:?}: {s:?} is not a count; {usage}"))
-        };
+        let count = |s: &str| s.parse::<u32>().map_err(|_| bad(Some(s), "a count"));
         let boat_left = match side.to_ascii_uppercase().as_str() {
             "L" | "LEFT" => true,
             "R" | "RIGHT" => false,
-            _ => bail!("state {text:?}: {side:?} is not a side; {usage}"),
+            _ => return Err(bad(Some(side), "a side")),
         };
         Ok(Banks {
             priests_left: count(p)?,

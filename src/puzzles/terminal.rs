@@ -2,7 +2,6 @@
 //! streams so that tests drive whole games with scripted lines (bad ones included).
 
 use super::adversarial::{Terminal, TwoPlayerGame};
-use anyhow::{bail, Context};
 use std::io::{BufRead, Write};
 
 /// What a game needs beyond its rules to be played by a person: a drawing of the position,
@@ -11,11 +10,75 @@ pub trait TerminalGame: TwoPlayerGame {
     /// The position as text, with whatever labels help pick a move (cell or column numbers).
     fn show(&self, state: &Self::State) -> String;
     /// Reads a typed move, checking it is legal here; the error says what to type instead.
-    fn parse_move(&self, state: &Self::State, text: &str) -> Result<Self::Move, String>;
+    fn parse_move(&self, state: &Self::State, text: &str) -> Result<Self::Move, RefusedMove>;
     /// A move as the player would type it, to report the computer's choice.
     fn move_name(&self, mv: Self::Move) -> String;
     /// What to type, shown in the prompt ("a cell 1-9").
     fn prompt(&self) -> &'static str;
+}
+
+/// A typed move the game does not take; the message says what to type instead.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RefusedMove {
+    /// Not a number.
+    #[error("{text:?} is not a {what}: type a number 1-{last}")]
+    NotANumber {
+        /// What was typed.
+        text: String,
+        /// What a move names: "cell", "column".
+        what: &'static str,
+        /// The highest number.
+        last: usize,
+    },
+    /// A number outside 1..=`last`.
+    #[error("{what} {n} is off the board: {what}s are 1-{last}")]
+    OffBoard {
+        /// The number typed.
+        n: usize,
+        /// What a move names.
+        what: &'static str,
+        /// The highest number.
+        last: usize,
+    },
+    /// A cell or column that cannot take a move now.
+    #[error("{what} {n} is {why}")]
+    Unavailable {
+        /// The number typed.
+        n: usize,
+        /// What a move names.
+        what: &'static str,
+        /// Why: "taken", "full".
+        why: &'static str,
+    },
+}
+
+impl RefusedMove {
+    /// Reads `text` as a number 1..=`last` naming a `what` ("cell", "column").
+    pub fn number(text: &str, what: &'static str, last: usize) -> Result<usize, RefusedMove> {
+        let n: usize = text.parse().map_err(|_| RefusedMove::NotANumber {
+            text: text.to_string(),
+            what,
+            last,
+        })?;
+        if !(1..=last).contains(&n) {
+            return Err(RefusedMove::OffBoard { n, what, last });
+        }
+        Ok(n)
+    }
+}
+
+/// Why a terminal game stopped before its end.
+#[derive(Debug, thiserror::Error)]
+pub enum TerminalError {
+    /// The person's input could not be read.
+    #[error("reading your move")]
+    Read(#[source] std::io::Error),
+    /// The input ended mid-game.
+    #[error("the input ended before the game did")]
+    InputEnded,
+    /// The board could not be written.
+    #[error("writing the board")]
+    Write(#[from] std::io::Error),
 }
 
 /// How a terminal game ended.
@@ -42,7 +105,7 @@ pub fn play<G, R, W>(
     mut computer: impl FnMut(&G::State) -> G::Move,
     mut input: R,
     mut out: W,
-) -> anyhow::Result<(Ending, G::State)>
+) -> Result<(Ending, G::State), TerminalError>
 where
     G: TerminalGame,
     R: BufRead,
@@ -73,9 +136,9 @@ where
                 write!(out, "Your move ({}, or q to quit): ", game.prompt())?;
                 out.flush()?;
                 line.clear();
-                let n = input.read_line(&mut line).context("reading your move")?;
+                let n = input.read_line(&mut line).map_err(TerminalError::Read)?;
                 if n == 0 {
-                    bail!("the input ended before the game did");
+                    return Err(TerminalError::InputEnded);
                 }
                 let text = line.trim();
                 if text.eq_ignore_ascii_case("q") || text.eq_ignore_ascii_case("quit") {

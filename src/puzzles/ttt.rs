@@ -2,8 +2,8 @@
 //! ordered rules) and a position evaluation for depth-limited searches.
 
 use super::adversarial::{Terminal, TwoPlayerGame};
+use super::terminal::RefusedMove;
 use super::terminal::TerminalGame;
-use anyhow::{bail, Result};
 use std::fmt;
 
 /// A player's mark. X always moves first.
@@ -53,21 +53,52 @@ pub struct Board {
     pub cells: [Option<Mark>; 9],
 }
 
+/// A tic-tac-toe board text [`Board::parse`] cannot take: the text and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("board {text:?}{fault}")]
+pub struct TttError {
+    /// The text given.
+    pub text: String,
+    /// What is wrong with it.
+    pub fault: TttFault,
+}
+
+/// What is wrong with a tic-tac-toe board text (each message follows the board's text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TttFault {
+    /// Not nine cells.
+    #[error(" has {0} cells, expected 9 (row-major, each X, O or .)")]
+    Cells(usize),
+    /// Cell `i` (from 0) holds a char that is not X, O or '.'.
+    #[error(": cell {0} is {1:?}, expected X, O or .")]
+    Mark(usize, char),
+    /// X and O counts no game reaches (X moves first).
+    #[error(" has {0} X and {1} O: X moves first, so X must have as many marks as O or one more")]
+    Counts(usize, usize),
+    /// Both sides have a line.
+    #[error(" has a line for both X and O, which no game can reach")]
+    BothWon,
+    /// The side with a line is not the side that moved last.
+    #[error(": the winner's line must have been the last move made")]
+    PlayedOn,
+}
+
 impl Board {
     /// Reads nine cells row-major from `X`, `O` and `.` (case-insensitive; spaces, `|` and
     /// `/` are ignored so "XO./.../..." works), checking that the position can arise in a
     /// real game: X moves first, so X has as many marks as O or one more, and at most one
     /// side has a line.
-    pub fn parse(text: &str) -> Result<Board> {
+    pub fn parse(text: &str) -> Result<Board, TttError> {
+        let bad = |fault| TttError {
+            text: text.to_string(),
+            fault,
+        };
         let chars: Vec<char> = text
             .chars()
             .filter(|c| !c.is_whitespace() && *c != '|' && *c != '/')
             .collect();
         if chars.len() != 9 {
-            bail!(
-                "board {text:?} has {} cells, expected 9 (row-major, each X, O or .)",
-                chars.len()
-            );
+            return Err(bad(TttFault::Cells(chars.len())));
         }
         let mut b = Board::default();
         for (i, c) in chars.into_iter().enumerate() {
@@ -75,22 +106,19 @@ impl Board {
                 'X' => Some(Mark::X),
                 'O' => Some(Mark::O),
                 '.' | '-' | '_' => None,
-                _ => bail!("board {text:?}: cell {i} is {c:?}, expected X, O or ."),
+                _ => return Err(bad(TttFault::Mark(i, c))),
             };
         }
         let (x, o) = (b.count(Mark::X), b.count(Mark::O));
         if x != o && x != o + 1 {
-            bail!(
-                "board {text:?} has {x} X and {o} O: X moves first, so X must have as many \
-                 marks as O or one more"
-            );
+            return Err(bad(TttFault::Counts(x, o)));
         }
         let (xw, ow) = (b.has_line(Mark::X), b.has_line(Mark::O));
         if xw && ow {
-            bail!("board {text:?} has a line for both X and O, which no game can reach");
+            return Err(bad(TttFault::BothWon));
         }
         if (xw && x != o + 1) || (ow && x != o) {
-            bail!("board {text:?}: the winner's line must have been the last move made");
+            return Err(bad(TttFault::PlayedOn));
         }
         Ok(b)
     }
@@ -244,15 +272,14 @@ impl TerminalGame for TicTacToe {
         )
     }
 
-    fn parse_move(&self, b: &Board, text: &str) -> Result<usize, String> {
-        let n: usize = text
-            .parse()
-            .map_err(|_| format!("{text:?} is not a cell: type a number 1-9"))?;
-        if !(1..=9).contains(&n) {
-            return Err(format!("cell {n} is off the board: cells are 1-9"));
-        }
+    fn parse_move(&self, b: &Board, text: &str) -> Result<usize, RefusedMove> {
+        let n = RefusedMove::number(text, "cell", 9)?;
         if b.cells[n - 1].is_some() {
-            return Err(format!("cell {n} is taken"));
+            return Err(RefusedMove::Unavailable {
+                n,
+                what: "cell",
+                why: "taken",
+            });
         }
         Ok(n - 1)
     }

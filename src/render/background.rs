@@ -9,6 +9,7 @@ use super::font;
 use super::paint::{disc, fill_rect, mix, px, shade, Rgb};
 use super::theme::Style;
 use super::tiles::hash01;
+use crate::error::UnknownName;
 use image::RgbaImage;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -56,18 +57,12 @@ impl fmt::Display for Background {
 }
 
 impl FromStr for Background {
-    type Err = String;
+    type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Background::ALL
             .into_iter()
             .find(|b| b.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| {
-                let names: Vec<&str> = Background::ALL.iter().map(|b| b.name()).collect();
-                format!(
-                    "unknown background {s:?}: expected one of {}",
-                    names.join(", ")
-                )
-            })
+            .ok_or_else(|| UnknownName::new("background", s, Background::ALL.map(|b| b.name())))
     }
 }
 

@@ -81,32 +81,50 @@ impl Default for RenderSpec {
 impl RenderSpec {
     /// Checks the spec is drawable: a sane tile size, scale and JPEG quality, and a window
     /// no larger than a JPEG can hold. [`render_board`] assumes a valid spec.
-    pub fn validate(&self, rows: usize, cols: usize) -> Result<(), String> {
+    pub fn validate(&self, rows: usize, cols: usize) -> Result<(), SpecError> {
         let (w, h) = self.cell;
         if !(6..=512).contains(&w) || !(6..=512).contains(&h) {
-            return Err(format!("tile size {w}x{h} px: each side must be 6..=512"));
+            return Err(SpecError::TileSize(w, h));
         }
         if self.gap > 256 {
-            return Err(format!("gap {} px: must be at most 256", self.gap));
+            return Err(SpecError::Gap(self.gap));
         }
         if !(self.scale.is_finite() && (0.25..=4.0).contains(&self.scale)) {
-            return Err(format!("scale {}: must be 0.25..=4", self.scale));
+            return Err(SpecError::Scale(self.scale));
         }
         if let Some(q) = self.jpeg_quality {
             if !(1..=100).contains(&q) {
-                return Err(format!("JPEG quality {q}: must be 1..=100"));
+                return Err(SpecError::JpegQuality(q));
             }
         }
         let layout = Layout::new(self, rows, cols);
         let (cw, ch) = layout.canvas;
         let (sw, sh) = (cw as f32 * self.scale, ch as f32 * self.scale);
         if sw > 16_000.0 || sh > 16_000.0 {
-            return Err(format!(
-                "window {sw:.0}x{sh:.0} px is too large (at most 16000 px a side)"
-            ));
+            return Err(SpecError::TooLarge(sw, sh));
         }
         Ok(())
     }
+}
+
+/// Why [`RenderSpec::validate`] refuses a spec.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum SpecError {
+    /// A tile side outside 6..=512 px.
+    #[error("tile size {0}x{1} px: each side must be 6..=512")]
+    TileSize(u32, u32),
+    /// A gap over 256 px.
+    #[error("gap {0} px: must be at most 256")]
+    Gap(u32),
+    /// A scale outside 0.25..=4 (or not a number).
+    #[error("scale {0}: must be 0.25..=4")]
+    Scale(f32),
+    /// A JPEG quality outside 1..=100.
+    #[error("JPEG quality {0}: must be 1..=100")]
+    JpegQuality(u8),
+    /// A window (scaled) over 16000 px on a side.
+    #[error("window {0:.0}x{1:.0} px is too large (at most 16000 px a side)")]
+    TooLarge(f32, f32),
 }
 
 /// A drawn board and the grid it was drawn on, in the final (scaled) pixels.

@@ -2,6 +2,7 @@
 //! chrome. Real games differ mostly in these, so vision is tested across all of them.
 
 use super::paint::{shade, Rgb};
+use crate::error::UnknownName;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -146,14 +147,11 @@ impl fmt::Display for Theme {
 }
 
 impl FromStr for Theme {
-    type Err = String;
+    type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Theme::ALL
             .into_iter()
             .find(|t| t.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| {
-                let names: Vec<&str> = Theme::ALL.iter().map(|t| t.name()).collect();
-                format!("unknown theme {s:?}: expected one of {}", names.join(", "))
-            })
+            .ok_or_else(|| UnknownName::new("theme", s, Theme::ALL.map(|t| t.name())))
     }
 }

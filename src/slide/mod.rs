@@ -16,7 +16,6 @@
 //! ```
 
 pub mod bench;
-pub mod bounded;
 pub mod fast;
 pub mod heuristic;
 pub mod ida;

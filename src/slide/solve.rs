@@ -1,7 +1,6 @@
 //! One entry point for every algorithm: check the input, bring it to the blank-first goal,
 //! run the chosen search, translate the moves back and verify them by replaying.
 
-use super::bounded;
 use super::fast;
 use super::heuristic::{self, Heuristic};
 use super::ida::{self, ConflictH, ManhattanH, MisplacedH, PdbH, ZeroH};
@@ -9,6 +8,7 @@ use super::pdb::PatternDb;
 use super::puzzle::{step, Dir, Goal, Puzzle};
 use super::reduce;
 use super::wastar;
+use crate::search;
 use anyhow::{bail, Context, Result};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -219,6 +219,20 @@ fn dir_between(a: &[u8], b: &[u8], width: usize, height: usize) -> Option<Dir> {
 /// algorithms). Unsolvable boards are refused at once by parity; a search that hits
 /// `limits` fails with a message saying so. The returned moves are replayed to check that
 /// they reach the goal before they are returned.
+///
+/// ```
+/// use llk::slide::{moves_to_string, solve, Algo, Goal, Heuristic, Limits, Puzzle};
+/// // The 8-puzzle two moves from the blank-last goal: slide 5 up, then 8 left.
+/// let p = Puzzle::parse("1 2 3 4 0 6 7 5 8", None).unwrap();
+/// let s = solve(&p, &Goal::BlankLast, Algo::Astar, Heuristic::Manhattan, &Limits::default())
+///     .unwrap();
+/// assert_eq!(moves_to_string(&s.moves), "DR");
+/// assert_eq!(s.tiles_moved, vec![5, 8]);
+/// // Half of all boards cannot reach the goal: parity refuses them without searching.
+/// let odd = Puzzle::parse("2 1 3 4 5 6 7 8 0", None).unwrap();
+/// assert!(solve(&odd, &Goal::BlankLast, Algo::Astar, Heuristic::Manhattan, &Limits::default())
+///     .is_err());
+/// ```
 pub fn solve(
     start: &Puzzle,
     goal: &Goal,
@@ -527,9 +541,9 @@ fn run(
                 None => fast::solve_blank_last(&canon.converted())?.len(),
             };
             if algo == Algo::Dfs {
-                bounded::dfs_bounded(start.clone(), succ, is_goal, bound)
+                search::dfs_bounded(start.clone(), succ, is_goal, bound)
             } else {
-                bounded::dls(start.clone(), succ, is_goal, bound)
+                search::dls(start.clone(), succ, is_goal, bound)
             }
         }
         Algo::Ids | Algo::Idastar | Algo::Fast | Algo::Wastar => {

@@ -1,12 +1,22 @@
-//! One small API for single-agent puzzles: a [`Problem`] states its start, its actions, the
-//! result of an action, the goal test, the step cost and an optional heuristic, and the
-//! generic searches ([`bfs`], [`dijkstra`], [`astar`]) solve any of them.
+//! The generic searches, in one place for every puzzle.
 //!
-//! The searches themselves are the `pathfinding` crate's: this layer only turns a problem into
-//! the start / successors / heuristic / goal closures those functions take, and recovers the
-//! actions along the path they return, so a puzzle is written once and searched every way.
+//! - A [`Problem`] states a single-agent puzzle's start, its actions, the result of an
+//!   action, the goal test, the step cost and an optional heuristic, and [`bfs`],
+//!   [`dijkstra`] and [`astar`] solve any of them (the maze and the river crossing). Those
+//!   searches are the `pathfinding` crate's: this layer only turns a problem into the start /
+//!   successors / heuristic / goal closures those functions take, and recovers the actions
+//!   along the path they return, so a puzzle is written once and searched every way.
+//! - [`dfs_bounded`] and [`dls`] are the depth-bounded searches `pathfinding` lacks, in its
+//!   closure style (a start node, a successor closure, a goal test; the path from start to
+//!   goal). Neither is optimal: they return the first path their order finds (the sliding
+//!   puzzles' `--algo dfs` and `dls`).
+//!
+//! Two-player games search with [`crate::puzzles::adversarial`]; the Lianliankan planner and
+//! the sliding puzzles' IDA* and weighted A* are specialised to their boards
+//! ([`crate::plan`], [`crate::slide`]).
 
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::hash::Hash;
 
 /// A single-agent puzzle, in the textbook shape (actions, result, goal test, step cost,
@@ -106,7 +116,7 @@ fn solution<P: Problem>(
 /// Counting from 1 to 10 by "+1" and "×2" takes four steps (1→2→4→5→10):
 ///
 /// ```
-/// use llk::puzzles::problem::{bfs, Problem};
+/// use llk::search::{bfs, Problem};
 ///
 /// struct Count;
 /// impl Problem for Count {
@@ -146,7 +156,7 @@ pub fn bfs<P: Problem>(problem: &P) -> Option<ActionPath<P::State, P::Action>> {
 /// cheapest by two rides.
 ///
 /// ```
-/// use llk::puzzles::problem::{dijkstra, Problem};
+/// use llk::search::{dijkstra, Problem};
 ///
 /// struct Trip;
 /// impl Problem for Trip {
@@ -181,7 +191,7 @@ pub fn dijkstra<P: Problem>(problem: &P) -> Option<ActionPath<P::State, P::Actio
 /// Walking on a number line from 0 to 7 with steps of ±1, guided by the distance left:
 ///
 /// ```
-/// use llk::puzzles::problem::{astar, Problem};
+/// use llk::search::{astar, Problem};
 ///
 /// struct Line;
 /// impl Problem for Line {
@@ -207,6 +217,128 @@ pub fn astar<P: Problem>(problem: &P) -> Option<ActionPath<P::State, P::Action>>
         |s| problem.is_goal(s),
     )?;
     Some(solution(problem, states, expanded.get()))
+}
+
+/// Graph depth-first search that never goes deeper than `max_depth` edges. A node seen
+/// before is searched again only when reached by a shorter path, so the search is complete
+/// within the bound without re-walking the same subtree at the same depth.
+///
+/// ```
+/// use llk::search::dfs_bounded;
+/// // Reach 7 from 0 with steps of +1 or +3, at most 3 steps.
+/// let path = dfs_bounded(0, |&n| vec![n + 1, n + 3], |&n| n == 7, 3).unwrap();
+/// assert_eq!(path.first(), Some(&0));
+/// assert_eq!(path.last(), Some(&7));
+/// assert!(path.len() <= 4);
+/// assert!(dfs_bounded(0, |&n| vec![n + 1], |&n| n == 7, 3).is_none());
+/// ```
+pub fn dfs_bounded<N, FN, IN, FS>(
+    start: N,
+    mut successors: FN,
+    mut success: FS,
+    max_depth: usize,
+) -> Option<Vec<N>>
+where
+    N: Eq + Hash + Clone,
+    FN: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = N>,
+    FS: FnMut(&N) -> bool,
+{
+    let mut best: HashMap<N, usize> = HashMap::new();
+    best.insert(start.clone(), 0);
+    let mut path = vec![start];
+    // Each frame: the children still to try at that depth.
+    let mut stack: Vec<std::vec::IntoIter<N>> = Vec::new();
+    if success(&path[0]) {
+        return Some(path);
+    }
+    if max_depth > 0 {
+        stack.push(
+            successors(&path[0])
+                .into_iter()
+                .collect::<Vec<_>>()
+                .into_iter(),
+        );
+    }
+    while let Some(frame) = stack.last_mut() {
+        let Some(n) = frame.next() else {
+            stack.pop();
+            path.pop();
+            continue;
+        };
+        let depth = path.len();
+        if best.get(&n).is_some_and(|&d| d <= depth) {
+            continue;
+        }
+        best.insert(n.clone(), depth);
+        if success(&n) {
+            path.push(n);
+            return Some(path);
+        }
+        if depth < max_depth {
+            let kids: Vec<N> = successors(&n).into_iter().collect();
+            path.push(n);
+            stack.push(kids.into_iter());
+        }
+    }
+    None
+}
+
+/// Depth-limited tree search: depth-first down to exactly `limit` edges, skipping only
+/// nodes already on the current path (no memory beyond the path, as in Korf's DLS).
+///
+/// ```
+/// use llk::search::dls;
+/// let path = dls(0, |&n| vec![n + 1, n + 3], |&n| n == 7, 5).unwrap();
+/// assert_eq!(path.last(), Some(&7));
+/// assert!(dls(0, |&n| vec![n + 2], |&n| n == 7, 10).is_none());
+/// ```
+pub fn dls<N, FN, IN, FS>(
+    start: N,
+    mut successors: FN,
+    mut success: FS,
+    limit: usize,
+) -> Option<Vec<N>>
+where
+    N: Eq,
+    FN: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = N>,
+    FS: FnMut(&N) -> bool,
+{
+    fn go<N: Eq, FN, IN, FS>(
+        path: &mut Vec<N>,
+        succ: &mut FN,
+        success: &mut FS,
+        left: usize,
+    ) -> bool
+    where
+        FN: FnMut(&N) -> IN,
+        IN: IntoIterator<Item = N>,
+        FS: FnMut(&N) -> bool,
+    {
+        if success(path.last().expect("path is never empty")) {
+            return true;
+        }
+        if left == 0 {
+            return false;
+        }
+        let kids: Vec<N> = succ(path.last().expect("path is never empty"))
+            .into_iter()
+            .collect();
+        for n in kids {
+            if path.contains(&n) {
+                continue;
+            }
+            path.push(n);
+            if go(path, succ, success, left - 1) {
+                return true;
+            }
+            path.pop();
+        }
+        false
+    }
+    let mut path = vec![start];
+    go(&mut path, &mut successors, &mut success, limit).then_some(path)
 }
 
 #[cfg(test)]
