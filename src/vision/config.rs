@@ -54,6 +54,12 @@ pub struct ReaderConfig {
     /// A cell is flat when the spread of its block means is under this: plain ground, or a
     /// blank face. Textured grounds measure 3–15, tile pictures 20 and up.
     pub flat_spread: f32,
+    /// A ground model whose cells' spread reaches this is as busy as tile faces (tile
+    /// pictures measure 20 and up, plain and textured grounds 3–15 as in
+    /// [`ReaderConfig::flat_spread`]): it was learnt on a ring that straddles tiles (a
+    /// lattice off the tiles' phase, by a board that nearly fills the window's width) and
+    /// is learnt again once the phase is found.
+    pub busy_ground_spread: f32,
     /// An empty cell's descriptor lies within this of the ground model (the cells around the
     /// board), after removing the model's own spread.
     pub ground_margin: f32,
@@ -84,6 +90,14 @@ pub struct ReaderConfig {
     /// selected tile measures 13–47 and unselected twins 0–8 (one type 12.5 on a textured
     /// ground); a type must also part at least twice as far as any other type.
     pub selected_frame_gap: f32,
+    /// A lone picture (a tile the game tints to show a selection) is of the type whose shape
+    /// ([`super::pictures::shape_distance`], tint taken out) lies this many times nearer it
+    /// than any other type's; two lone pictures are a pair when they lie this many times
+    /// nearer each other than anything else; and a lone picture that holds a type's shape so
+    /// is never taken for ground. Measured on KShisen: a selected tile tinted yellow on the
+    /// wood ground 1.2 from its type and 15.1 from the next; emptied cells of ground 35–43
+    /// from the nearest type and within 1.1 times that of the next.
+    pub shape_join_ratio: f32,
     /// A lone picture joins the one type left with an odd count (tiles come in pairs) when its
     /// shape distance to that type is at most this many times its distance to the nearest
     /// type. A selection that repaints a face's ground (KShisen's alphabet set: a white face
@@ -138,7 +152,9 @@ pub struct ReaderConfig {
     /// without a tile's side ([`ReaderConfig::overhang_share`]): KShisen ground the legacy
     /// chain called obstacles or tiles 0.0–1.22 (360 cells of six sets, one more at 2.07, a
     /// textured ground under a shadow's tail); the rendered fixtures' obstacles 4.73 and up
-    /// (9 frames of 0..400). The cut lies between them on a log scale.
+    /// (9 frames of 0..400). The cut lies between them on a log scale. The stage reader
+    /// uses the same test on the cells it reads lone, and on the groups of a board's edge
+    /// line, against the cells it saw as ground.
     pub ground_apart_ratio: f32,
     /// Share of a cell's size, on the side of a neighbouring tile, that may show that
     /// tile's 3-D side and drop shadow rather than the ground: a cell next to a tile is also
@@ -194,11 +210,13 @@ impl Default for ReaderConfig {
             min_gap_ratio: 1.8,
             flat_spread: 6.0,
             ground_margin: 6.0,
+            busy_ground_spread: 20.0,
             ground_share: 0.6,
             shadow_min: 0.5,
             blank_frame_ratio: 5.0,
             selected_frame_gap: 10.0,
             odd_join_ratio: 1.25,
+            shape_join_ratio: 2.5,
             min_tiles: 4,
             max_unpaired_share: 0.4,
             max_unpaired: 2,

@@ -17,6 +17,7 @@ pub mod cells;
 pub mod config;
 pub mod extent;
 pub mod grid;
+mod ground;
 pub mod halves;
 pub mod lattice;
 pub mod load;

@@ -9,6 +9,7 @@ use super::animation;
 use super::calibrate;
 use super::config::ReaderConfig;
 use super::extent::{best_window, main_cluster, CellRect};
+use super::ground::{without_band, GroundTest, SIDES};
 use super::halves;
 use super::lattice::{self, Axis};
 use super::pictures::{
@@ -24,6 +25,7 @@ use crate::geometry::Grid;
 use image::RgbaImage;
 
 /// Every whole lattice cell inside a window, described.
+#[derive(Clone)]
 struct Sheet {
     x: Axis,
     y: Axis,
@@ -157,6 +159,15 @@ impl Ground {
     }
 }
 
+/// The ground learnt from a sheet's outer ring.
+fn ring_ground(sheet: &Sheet, cfg: &ReaderConfig) -> Option<Ground> {
+    let pics: Vec<&Picture> = ring(sheet.rows, sheet.cols)
+        .iter()
+        .filter_map(|&i| sheet.pics[i].as_ref())
+        .collect();
+    Ground::from_cells(&pics, cfg)
+}
+
 /// The outer ring of a `rows × cols` sheet, as indices.
 fn ring(rows: usize, cols: usize) -> Vec<usize> {
     (0..rows * cols)
@@ -189,6 +200,26 @@ fn see(
     ring_idx: &[usize],
     cfg: &ReaderConfig,
 ) -> Vec<Seen> {
+    look(cells, cols, ground, ring_idx, cfg).seen
+}
+
+/// What [`look`] saw.
+struct Sight {
+    /// Each cell, as [`see`] gives it.
+    seen: Vec<Seen>,
+    /// Cells whose face reads as ground but whose frame is the tiles' frame: blank faces,
+    /// tiles by their frame alone.
+    framed: Vec<bool>,
+}
+
+/// [`see`], and which cells were found tiles by their frames.
+fn look(
+    cells: &[Option<Picture>],
+    cols: usize,
+    ground: &Ground,
+    ring_idx: &[usize],
+    cfg: &ReaderConfig,
+) -> Sight {
     let idx: Vec<usize> = (0..cells.len()).filter(|&i| cells[i].is_some()).collect();
     let pics: Vec<&Picture> = idx.iter().map(|&i| cells[i].as_ref().unwrap()).collect();
     let g = group(&pics, cfg);
@@ -314,6 +345,7 @@ fn see(
         }
     }
     let mut seen = vec![Seen::Ground; cells.len()];
+    let mut framed = vec![false; cells.len()];
     for (k, &i) in idx.iter().enumerate() {
         let gi = g.group[k];
         // A group of ground cells, or one that reaches the window's edge in numbers (a
@@ -325,6 +357,7 @@ fn see(
         let mostly = mostly_ground[gi] * 2 > size[gi] && !tile_like.is_empty();
         let ground_group = on_ring[gi] * 4 > size[gi].max(4)
             || ((grounded[gi] * 2 > size[gi] || flat[gi] * 2 > size[gi] || mostly) && !blank[gi]);
+        framed[i] = blank[gi];
         seen[i] = if size[gi] >= 2 && !ground_group {
             Seen::Paired(gi)
         } else if size[gi] >= 2 || ground.holds(pics[k], cfg) {
@@ -356,6 +389,7 @@ fn see(
         if blanks.len() >= 2 {
             for (i, gi) in blanks {
                 seen[i] = Seen::Paired(g.groups + gi);
+                framed[i] = true;
             }
         }
     }
@@ -374,6 +408,7 @@ fn see(
             _ => None,
         })
         .collect();
+    let shapes = type_shapes(&pics, &idx, &seen);
     if refs.iter().any(|r| r.1) {
         for (k, &i) in idx.iter().enumerate() {
             if seen[i] != Seen::Lone {
@@ -382,12 +417,49 @@ fn see(
             let nearest = refs
                 .iter()
                 .min_by(|a, b| feature_gap(pics[k], a.0).total_cmp(&feature_gap(pics[k], b.0)));
-            if nearest.is_some_and(|r| r.1) {
+            if nearest.is_some_and(|r| r.1) && !holds_a_shape(pics[k], &shapes, cfg) {
                 seen[i] = Seen::Ground;
             }
         }
     }
-    seen
+    Sight { seen, framed }
+}
+
+/// The shapes a tile may hold: the pictures of each paired group. (Not lone pictures: two
+/// emptied cells with alike shadows hold each other's shape as well as two tiles do.)
+fn type_shapes<'a>(
+    pics: &[&'a Picture],
+    idx: &[usize],
+    seen: &[Seen],
+) -> std::collections::BTreeMap<usize, Vec<&'a Picture>> {
+    let mut by_group: std::collections::BTreeMap<usize, Vec<&Picture>> = Default::default();
+    for (k, &i) in idx.iter().enumerate() {
+        if let Seen::Paired(gi) = seen[i] {
+            by_group.entry(gi).or_default().push(pics[k]);
+        }
+    }
+    by_group
+}
+
+/// Whether picture `p` holds one type's shape ([`shape_distance`], tint taken out)
+/// [`ReaderConfig::shape_join_ratio`] times nearer than any other type's: a tile the game
+/// tints (a selection can tint a light face towards the ground's colour) keeps its
+/// sprite's shape, which no cell of ground shares.
+fn holds_a_shape(
+    p: &Picture,
+    shapes: &std::collections::BTreeMap<usize, Vec<&Picture>>,
+    cfg: &ReaderConfig,
+) -> bool {
+    let mut ranked: Vec<f32> = shapes
+        .values()
+        .map(|m| {
+            m.iter()
+                .map(|q| shape_distance(p, q))
+                .fold(f32::INFINITY, f32::min)
+        })
+        .collect();
+    ranked.sort_by(|a, b| a.total_cmp(b));
+    matches!(ranked[..], [d1, d2, ..] if d1 * cfg.shape_join_ratio < d2)
 }
 
 /// The median nearest-twin distance of a sample of cells for the lattice shifted by
@@ -716,15 +788,30 @@ fn locate_and_read(
     if sheet.rows == 0 || sheet.cols == 0 {
         return Err(ReadError::NoBoard("no whole cell fits the frame".into()));
     }
-    let ring_idx = ring(sheet.rows, sheet.cols);
-    let ring_pics: Vec<&Picture> = ring_idx
-        .iter()
-        .filter_map(|&i| sheet.pics[i].as_ref())
-        .collect();
-    let ground = Ground::from_cells(&ring_pics, cfg)
+    let mut ground = ring_ground(&sheet, cfg)
         .ok_or_else(|| ReadError::NoBoard("no ground around the frame".into()))?;
     let seen = if hints.region.is_none() || hints.rows.is_none() || hints.cols.is_none() {
         sheet = rephased(&integral, sheet, window, &ground, cfg);
+        // The ring of a lattice off the tiles' phase straddles tiles and ground: on a board
+        // that runs to within a pitch of the window's sides, its commonest cells are as
+        // busy as tile faces. Such a ground is learnt again on the phased ring (when that
+        // one is calmer), the phase found again with it, and the pair kept under which
+        // more cells find a twin (a busy ground can be a textured one, rightly learnt).
+        if ground.spread_max > cfg.busy_ground_spread {
+            if let Some(g) = ring_ground(&sheet, cfg).filter(|g| g.spread_max < ground.spread_max) {
+                let again = rephased(&integral, sheet.clone(), window, &g, cfg);
+                let pairs = |sh: &Sheet, gr: &Ground| {
+                    see(&sh.pics, sh.cols, gr, &ring(sh.rows, sh.cols), cfg)
+                        .iter()
+                        .filter(|s| matches!(s, Seen::Paired(_)))
+                        .count()
+                };
+                if pairs(&again, &g) > pairs(&sheet, &ground) {
+                    ground = g;
+                    sheet = again;
+                }
+            }
+        }
         // The pitch from the profiles can be a few tenths of a pixel off, which shifts far
         // twins apart by a pixel or more; the twins themselves say where it lies.
         let (x2, y2) = refine_pitch(&integral, &sheet, &ground, cfg);
@@ -740,7 +827,13 @@ fn locate_and_read(
             cfg,
         )
     } else {
-        see(&sheet.pics, sheet.cols, &ground, &ring_idx, cfg)
+        see(
+            &sheet.pics,
+            sheet.cols,
+            &ground,
+            &ring(sheet.rows, sheet.cols),
+            cfg,
+        )
     };
     let paired: Vec<bool> = seen.iter().map(|s| matches!(s, Seen::Paired(_))).collect();
     let rect = match (hints.rows, hints.cols) {
@@ -943,13 +1036,147 @@ fn read_known(
         colour_tol: 0.0,
         spread_max: -1000.0,
     });
+    let Sight { mut seen, framed } = look(&pics, cols, &ground, &ring_idx, cfg);
+    settle_ground(&integral, &pics, rows, cols, &rect, &mut seen, &framed, cfg);
     let sheet_like = SheetCells { rows, cols, pics };
-    let seen = see(&sheet_like.pics, cols, &ground, &ring_idx, cfg);
     let cfg = ReaderConfig {
         min_tiles,
         ..cfg.clone()
     };
     board_from(grid, &sheet_like, &seen, inside, &cfg)
+}
+
+/// Cells `look` left lone or paired that show the ground after all, judged against the
+/// cells it saw as ground ([`GroundTest`]); `pics` is a board's sheet with a ring of one
+/// cell around it (`rows × cols`, the board inside), `rect` gives a cell's rectangle.
+///
+/// A lone picture that lies as near the ground cells as they lie to one another (whole, or
+/// without the band a neighbouring tile's 3-D side and shadow lay over it) is ground: an
+/// obstacle is drawn over the ground and stands apart from it, while a textured ground under
+/// a tile's side pairs with nothing and matches no test made on colour alone. Not a lone
+/// picture that holds a type's shape (a tinted tile).
+///
+/// Pictures that pair can be ground too: a photo ground under a row of the tiles' 3-D sides
+/// and shadows repeats along it, and the line is taken into the board. A group wholly on the
+/// board's outer lines is ground when every member shows the ground (groups inside are left
+/// alone: on a photo ground the ground cells lie far apart, and a tile there can fall within
+/// their spread), unless `framed` found it tiles by their frames.
+#[allow(clippy::too_many_arguments)]
+fn settle_ground(
+    integral: &Integral,
+    pics: &[Option<Picture>],
+    rows: usize,
+    cols: usize,
+    rect: &dyn Fn(usize, usize) -> (f32, f32, f32, f32),
+    seen: &mut [Seen],
+    framed: &[bool],
+    cfg: &ReaderConfig,
+) {
+    let inside = |i: usize| {
+        let (r, c) = (i / cols, i % cols);
+        r >= 1 && c >= 1 && r + 1 < rows && c + 1 < cols
+    };
+    let described: Vec<usize> = (0..rows * cols).filter(|&i| pics[i].is_some()).collect();
+    let described_pics: Vec<&Picture> =
+        described.iter().filter_map(|&i| pics[i].as_ref()).collect();
+    let shapes = type_shapes(&described_pics, &described, seen);
+    let lone: Vec<usize> = (0..rows * cols)
+        .filter(|&i| inside(i) && seen[i] == Seen::Lone)
+        .filter(|&i| {
+            pics[i]
+                .as_ref()
+                .is_some_and(|p| !holds_a_shape(p, &shapes, cfg))
+        })
+        .collect();
+    let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for (i, s) in seen.iter().enumerate() {
+        if let (true, Seen::Paired(g)) = (inside(i), s) {
+            groups.entry(*g).or_default().push(i);
+        }
+    }
+    let on_edge = |i: usize| {
+        let (r, c) = (i / cols, i % cols);
+        r == 1 || c == 1 || r + 2 == rows || c + 2 == cols
+    };
+    let edge_groups: Vec<(usize, Vec<usize>)> = groups
+        .into_iter()
+        .filter(|(_, m)| m.iter().all(|&i| on_edge(i) && !framed[i]))
+        .collect();
+    if lone.is_empty() && edge_groups.is_empty() {
+        return;
+    }
+    let at = |(r, c): (i64, i64)| {
+        (r >= 0 && c >= 0 && (r as usize) < rows && (c as usize) < cols)
+            .then(|| r as usize * cols + c as usize)
+    };
+    let cell = |i: usize| ((i / cols) as i64, (i % cols) as i64);
+    let picture = |cell: (i64, i64), side: Option<usize>| {
+        let i = at(cell)?;
+        pics[i].as_ref()?;
+        let whole = rect(i / cols, i % cols);
+        describe(
+            integral,
+            side.map_or(whole, |s| without_band(whole, s, cfg.overhang_share)),
+            cfg,
+        )
+    };
+    let empties: Vec<(i64, i64)> = (0..rows * cols)
+        .filter(|&i| seen[i] == Seen::Ground && pics[i].is_some())
+        .map(cell)
+        .collect();
+    let mut test = GroundTest::new(picture, &empties, cfg);
+    // Which sides of cell i hold a tile of another group than `own`.
+    let beside = |i: usize, own: Option<usize>, seen: &[Seen]| {
+        let (r, c) = cell(i);
+        SIDES.map(|(dy, dx)| {
+            at((r + dy, c + dx))
+                .is_some_and(|j| matches!(seen[j], Seen::Paired(g) if Some(g) != own))
+        })
+    };
+    // A cell whose frame is the frame the tiles share, more than any ground cell's frame, is
+    // no ground, whatever its inner part shows: a faint face, or a tinted one, on a photo
+    // ground lies within the ground cells' wide spread. `ratio`: how many times nearer the
+    // tiles' frame it must lie. A lone picture can be a selected tile, whose tint reaches
+    // its frame (KShisen on summerfield: 28 from the tiles' frame, 41 from the ground's),
+    // so nearer at all (1) keeps it; emptied cells measure 100–146 from the tiles' frame and
+    // 5–10 from the ground's. A group is never tinted: its tiles' frames lie within 0–3 of
+    // the shared one, while a line of 3-D sides on a textured ground lies 20 from it and 36
+    // from the ground's, so a group must lie [`ReaderConfig::blank_frame_ratio`] times
+    // nearer.
+    let shared = common_frame(
+        (0..rows * cols)
+            .filter(|&i| inside(i) && matches!(seen[i], Seen::Paired(_)))
+            .filter_map(|i| pics[i].as_ref()),
+    );
+    let ground_pics: Vec<&Picture> = empties
+        .iter()
+        .filter_map(|&e| at(e).and_then(|i| pics[i].as_ref()))
+        .collect();
+    let tile_framed = |i: usize, ratio: f32| {
+        let (Some(p), Some(t)) = (pics[i].as_ref(), shared.as_ref()) else {
+            return false;
+        };
+        let to_ground = ground_pics
+            .iter()
+            .map(|q| frame_distance(p, q))
+            .fold(f32::INFINITY, f32::min);
+        frame_distance(p, t) * ratio < to_ground
+    };
+    for i in lone {
+        if !tile_framed(i, 1.0) && test.shows_ground(cell(i), beside(i, None, seen)) {
+            seen[i] = Seen::Ground;
+        }
+    }
+    for (g, members) in edge_groups {
+        if members.iter().all(|&i| {
+            !tile_framed(i, cfg.blank_frame_ratio)
+                && test.shows_ground(cell(i), beside(i, Some(g), seen))
+        }) {
+            for i in members {
+                seen[i] = Seen::Ground;
+            }
+        }
+    }
 }
 
 /// The cell (sheet index) of a tile shown selected by its frame alone, if one type's
@@ -1111,7 +1338,7 @@ fn board_from(
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
         let pos = Pos::new(cells[k] / s.cols - 1, cells[k] % s.cols - 1);
         match ranked.as_slice() {
-            [(d1, g), (d2, _), ..] if *d1 * 2.5 < *d2 => {
+            [(d1, g), (d2, _), ..] if *d1 * cfg.shape_join_ratio < *d2 => {
                 kind[k] = Some(*g);
                 selected.push(pos);
             }
@@ -1170,7 +1397,7 @@ fn board_from(
             .map(|&c| (shape_distance(pic(b), pic(c)), c))
             .min_by(|x, y| x.0.total_cmp(&y.0))
             .map(|x| x.1);
-        if d * 2.5 >= rival || b_best != Some(a) {
+        if d * cfg.shape_join_ratio >= rival || b_best != Some(a) {
             continue;
         }
         kind[a] = Some(next_group);
@@ -1612,6 +1839,69 @@ mod cell_tests {
         assert_eq!(r.unsure, vec![Pos::new(0, 4)], "{b}");
         assert_eq!(b.get(Pos::new(1, 4)), Cell::Empty, "{b}");
         assert_eq!(b.tile_count(), 8, "{b}");
+    }
+
+    #[test]
+    fn a_tile_tinted_towards_the_grounds_colour_keeps_its_type() {
+        // Three pairs and four of a fourth type on a 2×5 board; the last tile is tinted
+        // three quarters of the way to the ground's colour, so by colour and texture it lies
+        // nearer the ground than any tile, while its shape is its type's.
+        let ground = [200, 180, 110];
+        let kinds = [1, 2, 3, 4, 4, 1, 2, 3, 4, 4];
+        let r = read_drawn(&kinds, 5, ground, |img, x, y, i, k| {
+            tile(img, x, y, k, false);
+            if i == 9 {
+                for dy in 0..40 {
+                    for dx in 0..40 {
+                        let p = img.get_pixel_mut(x + dx, y + dy);
+                        for (v, g) in p.0.iter_mut().zip(ground) {
+                            *v = ((*v as u32 + 3 * g as u32) / 4) as u8;
+                        }
+                    }
+                }
+            }
+        });
+        let b = &r.board;
+        assert!(r.unsure.is_empty(), "{:?}\n{b}", r.unsure);
+        assert_eq!(r.selected, vec![Pos::new(1, 4)], "{b}");
+        assert_eq!(b.get(Pos::new(0, 3)), b.get(Pos::new(1, 4)), "{b}");
+    }
+
+    #[test]
+    fn a_line_of_the_tiles_sides_on_another_ground_is_no_tile_type() {
+        // Two rows of pairs on a ground that turns another colour from the board's last
+        // line down (a photo ground): the last line's four cells show that ground under
+        // the 3-D sides of the tiles above (a yellow strip along their top), alike, so they
+        // pair as one picture on the board's edge line, off the ground's colour. Without
+        // the strip they are the ground below.
+        let (above, below) = ([40u8, 90, 50], [120u8, 160, 70]);
+        let kinds = [1, 2, 3, 4, 2, 1, 4, 3, 0, 0, 0, 0];
+        let (rows, cols) = (3u32, 4u32);
+        let mut img = RgbaImage::new(40 * (cols + 3), 40 * (rows + 3));
+        for (x, y, p) in img.enumerate_pixels_mut() {
+            let c = if y < 40 * rows { above } else { below };
+            let strip = y >= 40 * rows && y < 40 * rows + 12 && (40..40 * (cols + 1)).contains(&x);
+            let c = if strip { [200, 170, 60] } else { c };
+            *p = Rgba([c[0], c[1], c[2], 255]);
+        }
+        for (i, &k) in kinds.iter().enumerate() {
+            if k > 0 {
+                let (r, c) = (i as u32 / cols, i as u32 % cols);
+                tile(&mut img, 40 + c * 40, 40 + r * 40, k, false);
+            }
+        }
+        let grid = Grid {
+            origin: (40.0, 40.0),
+            pitch: (40.0, 40.0),
+            rows: rows as usize,
+            cols: cols as usize,
+        };
+        let r = read_grid(&img, &grid, &ReaderConfig::default()).expect("reads");
+        let b = &r.board;
+        assert_eq!(b.tile_count(), 8, "{b}");
+        for c in 0..4 {
+            assert_eq!(b.get(Pos::new(2, c)), Cell::Empty, "{b}");
+        }
     }
 
     /// Draws the pixel mean of tiles `a` and `b` at (x, y): a picture as near one as the

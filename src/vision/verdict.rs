@@ -7,9 +7,9 @@
 //! hardly any tiles shows no board. Each refusal says what was counted.
 
 use super::config::ReaderConfig;
+use super::ground::{without_band, GroundTest, SIDES};
 use super::pictures::{
-    describe, distance, frame_distance, nearest_distances, shape_distance, single_linkage,
-    spanning_tree, Picture,
+    describe, distance, frame_distance, shape_distance, single_linkage, spanning_tree, Picture,
 };
 use super::pixels::Integral;
 use super::{ReadError, Reading};
@@ -305,50 +305,15 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
             .flat_map(|r| (c0 - 1..c1 + 1).map(move |c| (r, c)))
             .filter(|&(r, c)| at(a, r, c) == Cell::Empty && at(b, r - dr, c - dc) == Cell::Empty)
             .collect();
-        // The ground's pictures and how far a ground cell may lie from the nearest of
-        // them, on whole cells (`None`) or on cells without their band on one side.
-        let reference = |side: Option<usize>| -> Option<GroundModel> {
-            let refs: Vec<Picture> = empties
-                .iter()
-                .filter_map(|&e| trimmed_pic(e, side))
-                .collect();
-            if refs.len() < 4 {
-                return None;
-            }
-            let view: Vec<&Picture> = refs.iter().collect();
-            let all: Vec<usize> = (0..view.len()).collect();
-            let mut apart = nearest_distances(&view, &all);
-            apart.sort_by(f32::total_cmp);
-            let spread = apart[(apart.len() - 1) * 9 / 10];
-            let limit = (cfg.ground_apart_ratio * spread).max(cfg.same_floor);
-            Some((refs, limit))
-        };
-        // Built on first use: whole cells, then each side's band left out.
-        let mut refs: [Option<Option<GroundModel>>; 5] = Default::default();
-        let mut ground_like = |cell: (i64, i64), side: Option<usize>| -> bool {
-            let slot = side.unwrap_or(4);
-            let Some((pics, limit)) = refs[slot].get_or_insert_with(|| reference(side)) else {
-                return false;
-            };
-            let Some(p) = trimmed_pic(cell, side) else {
-                return false;
-            };
-            pics.iter()
-                .map(|q| distance(&p, q))
-                .fold(f32::INFINITY, f32::min)
-                <= *limit
-        };
+        let mut ground = GroundTest::new(trimmed_pic, &empties, cfg);
         let tile_either = |r: i64, c: i64| {
             matches!(at(a, r, c), Cell::Tile(_)) || matches!(at(b, r - dr, c - dc), Cell::Tile(_))
         };
         for &(r, c) in &grounded {
             // A tile's 3-D side and drop shadow fall on the cell next to it: where a
             // neighbour is a tile, the cell is also taken without the band on that side.
-            let ok = ground_like((r, c), None)
-                || SIDES.iter().enumerate().any(|(i, &(dy, dx))| {
-                    tile_either(r + dy, c + dx) && ground_like((r, c), Some(i))
-                });
-            if !ok {
+            let beside = SIDES.map(|(dy, dx)| tile_either(r + dy, c + dx));
+            if !ground.shows_ground((r, c), beside) {
                 return false;
             }
         }
@@ -407,25 +372,6 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
 
 /// A cell of a lattice (row, column) and its picture.
 type CellPicture = ((i64, i64), Picture);
-
-/// The ground's pictures, and how far from the nearest of them a ground cell may lie.
-type GroundModel = (Vec<Picture>, f32);
-
-/// The four sides of a cell as (row, column) steps: up, down, left, right.
-const SIDES: [(i64, i64); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
-
-/// The rectangle (x, y, w, h) without a band of `share` of its size on side `side` (an
-/// index into [`SIDES`]).
-fn without_band(rect: (f32, f32, f32, f32), side: usize, share: f32) -> (f32, f32, f32, f32) {
-    let (x, y, w, h) = rect;
-    let (bw, bh) = (w * share, h * share);
-    match SIDES[side] {
-        (-1, 0) => (x, y + bh, w, h - bh),
-        (1, 0) => (x, y, w, h - bh),
-        (0, -1) => (x + bw, y, w - bw, h),
-        _ => (x, y, w - bw, h),
-    }
-}
 
 /// How `other`'s lattice lies on `first`'s: `other`'s cell (r, c) is `first`'s
 /// (r + dr, c + dc), when the pitches agree within 5 % and the origins lie a whole number
