@@ -14,15 +14,15 @@
 //! ([`GravityWatch`]).
 
 use super::gravity_watch::{GravityWatch, Observation};
-use super::record::{Entry, SessionWriter, Timings};
+use super::record::{Entry, RecordError, SessionWriter, Timings};
 use super::stages::{Blind, Brain, Eyes, Seen};
 use super::verify::{reaction, Reaction};
 use crate::board::{Board, Gravity, Link, Pos, Rules};
-use crate::capture::{Frame, FrameSource};
+use crate::capture::{CaptureError, Frame, FrameSource};
+use crate::error::Chain;
 use crate::geometry::{Grid, Side};
-use crate::input::{Clicker, Pace};
+use crate::input::{ClickError, Clicker, Pace};
 use crate::plan::Outcome;
-use anyhow::{bail, Result};
 use image::RgbaImage;
 use indicatif::ProgressBar;
 use std::fmt;
@@ -167,21 +167,59 @@ impl Summary {
     }
 }
 
+/// What stopped the play loop with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayFault {
+    /// No frame to be had: the window vanished, the recording ended.
+    #[error(transparent)]
+    Capture(#[from] CaptureError),
+    /// A click failed, or the user took the mouse back.
+    #[error(transparent)]
+    Click(#[from] ClickError),
+    /// The session could not be recorded.
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    /// A cell's centre lies outside the window's client area (never clicked).
+    #[error(
+        "refusing to click cell {cell} at screen ({}, {}): outside the window's client area at ({}, {}) {}x{}",
+        at.0, at.1, origin.0, origin.1, size.0, size.1
+    )]
+    OffWindow {
+        /// The cell.
+        cell: Pos,
+        /// Its centre on the screen, pixels.
+        at: (i32, i32),
+        /// The client area's top-left corner on the screen, pixels.
+        origin: (i32, i32),
+        /// The client area's width and height, pixels.
+        size: (u32, u32),
+    },
+}
+
+type Result<T> = std::result::Result<T, PlayFault>;
+
 /// Play stopped on an error (the window vanished, the user took the mouse, a click would
 /// have left the window), with what had been done until then.
 #[derive(Debug)]
 pub struct PlayError {
-    pub cause: anyhow::Error,
+    /// What stopped the loop.
+    pub cause: PlayFault,
+    /// What the loop had done until then.
     pub summary: Box<Summary>,
 }
 
 impl fmt::Display for PlayError {
+    /// The cause with its own causes, then the progress: "user took control (after 3
+    /// moves, 3/24 pairs cleared)".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = &self.summary;
         write!(
             f,
-            "{:#} (after {} moves, {}/{} pairs cleared)",
-            self.cause, s.moves, s.pairs_cleared, s.total_pairs
+            "{} (after {} moves, {}/{} pairs cleared)",
+            Chain(&self.cause),
+            s.moves,
+            s.pairs_cleared,
+            s.total_pairs
         )
     }
 }
@@ -325,7 +363,7 @@ impl Player<'_> {
         run.s.grid = run.grid;
         let reason = match &out {
             Ok(stop) => stop.word(),
-            Err(e) => format!("error: {e:#}"),
+            Err(e) => format!("error: {}", Chain(e)),
         };
         let end = Entry::End {
             reason,
@@ -334,7 +372,7 @@ impl Player<'_> {
             timings: run.t,
         };
         let logged = match run.p.recorder.as_deref_mut() {
-            Some(rec) => rec.entry(&end),
+            Some(rec) => rec.entry(&end).map_err(PlayFault::from),
             None => Ok(()),
         };
         let stop = match (out, logged) {
@@ -1073,13 +1111,12 @@ fn screen_point(frame: &Frame, grid: &Grid, cell: Pos) -> Result<(i32, i32)> {
     let (cx, cy) = grid.center(cell);
     let (sx, sy) = frame.to_screen(cx, cy);
     if !frame.contains_screen(sx, sy) || grid.cell_at(cx, cy) != Some(cell) {
-        bail!(
-            "refusing to click cell {cell} at screen ({sx}, {sy}): outside the window's client area at ({}, {}) {}x{}",
-            frame.origin.0,
-            frame.origin.1,
-            frame.image.width(),
-            frame.image.height()
-        );
+        return Err(PlayFault::OffWindow {
+            cell,
+            at: (sx, sy),
+            origin: frame.origin,
+            size: frame.image.dimensions(),
+        });
     }
     Ok((sx, sy))
 }

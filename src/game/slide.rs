@@ -10,8 +10,7 @@
 use crate::geometry::Grid;
 use crate::render::font;
 use crate::render::paint::{self, Rgb};
-use crate::slide::{Dir, Goal, Puzzle};
-use anyhow::{bail, Result};
+use crate::slide::{Dir, Goal, Puzzle, PuzzleError};
 use image::RgbaImage;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -47,19 +46,35 @@ impl Default for SlideConfig {
     }
 }
 
+/// Why a sliding game cannot be dealt.
+#[derive(Debug, thiserror::Error)]
+pub enum SlideConfigError {
+    /// A side outside 2..=8.
+    #[error("sliding board {name} {value}: must be 2..=8")]
+    Side {
+        /// "rows" or "cols".
+        name: &'static str,
+        /// The side asked for.
+        value: usize,
+    },
+    /// A tile side outside 24..=200 px.
+    #[error("tile size {0} px: must be 24..=200 (digits need room)")]
+    Tile(u32),
+    /// The scramble is not a board.
+    #[error(transparent)]
+    Puzzle(#[from] PuzzleError),
+}
+
 impl SlideConfig {
     /// Checks the board and tile sizes before a window is opened for them.
-    pub fn validate(&self) -> Result<()> {
-        for (name, v) in [("rows", self.rows), ("cols", self.cols)] {
-            if !(2..=8).contains(&v) {
-                bail!("sliding board {name} {v}: must be 2..=8");
+    pub fn validate(&self) -> Result<(), SlideConfigError> {
+        for (name, value) in [("rows", self.rows), ("cols", self.cols)] {
+            if !(2..=8).contains(&value) {
+                return Err(SlideConfigError::Side { name, value });
             }
         }
         if !(24..=200).contains(&self.tile) {
-            bail!(
-                "tile size {} px: must be 24..=200 (digits need room)",
-                self.tile
-            );
+            return Err(SlideConfigError::Tile(self.tile));
         }
         Ok(())
     }
@@ -183,7 +198,7 @@ pub struct SlideGame {
 impl SlideGame {
     /// Deals a random solvable scramble from the seed; a scramble that happens to be solved
     /// already is redrawn with the next seed, so the player always has work to do.
-    pub fn new(config: &SlideConfig) -> Result<SlideGame> {
+    pub fn new(config: &SlideConfig) -> Result<SlideGame, SlideConfigError> {
         config.validate()?;
         let mut seed = config.seed;
         let puzzle = loop {

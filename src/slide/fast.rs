@@ -9,7 +9,9 @@
 //! convention (solved rows are the top ones).
 
 use super::puzzle::{step, Dir, Puzzle};
-use anyhow::{bail, Result};
+use super::solve::SolveError;
+
+type Result<T> = std::result::Result<T, SolveError>;
 
 /// Moves solving a solvable blank-last position (not optimal; typically a few times the
 /// optimum, found in milliseconds even on 8×8).
@@ -110,7 +112,7 @@ fn place_tiles(
     let mut pos = [0usize; 3];
     for (i, &(tile, _)) in targets.iter().enumerate() {
         let Some(cell) = board.tiles().iter().position(|&t| t == tile) else {
-            bail!("tile {tile} is missing from the board");
+            return Err(SolveError::TileMissing(tile));
         };
         pos[i] = fidx[cell];
     }
@@ -169,7 +171,7 @@ fn place_tiles(
         }
     }
     let Some(mut s) = found else {
-        bail!("reduction step cannot place tiles at cells {cells:?} (unsolvable board?)");
+        return Err(SolveError::StepUnplaceable(cells.to_vec()));
     };
     let mut path = Vec::new();
     while s != start {
