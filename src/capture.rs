@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 /// One captured image of a window's client area.
 #[derive(Clone, Debug)]
 pub struct Frame {
+    /// The client area's pixels.
     pub image: RgbaImage,
     /// Screen position of the image's (0, 0).
     pub origin: (i32, i32),
@@ -194,6 +195,7 @@ pub use choose::{choose, ChooseError, WindowQuery};
 /// A window as listed by [`list_windows`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WindowInfo {
+    /// The window system's id (`llk play --window-id`).
     pub id: u32,
     /// The process that owns it (0 when the window does not say).
     pub pid: u32,
@@ -201,10 +203,15 @@ pub struct WindowInfo {
     pub title: String,
     /// The application (`WM_CLASS` class) name.
     pub app: String,
+    /// Screen x of the window's left edge, pixels.
     pub x: i32,
+    /// Screen y of the window's top edge, pixels.
     pub y: i32,
+    /// Width, pixels.
     pub width: u32,
+    /// Height, pixels.
     pub height: u32,
+    /// Whether the window is minimized (nothing of it can be captured).
     pub minimized: bool,
 }
 
@@ -310,7 +317,7 @@ mod live {
             Self::open(&WindowQuery::Name(name.to_string()))
         }
 
-        /// Opens the one window `query` names; fails with a [`ChooseError`] (listing the
+        /// Opens the one window `query` names; fails with a [`ChooseError`](super::ChooseError) (listing the
         /// candidates with their ids) when none or several match.
         pub fn open(query: &WindowQuery) -> Result<Self> {
             let all = windows()?;

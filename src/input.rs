@@ -90,7 +90,9 @@ pub trait Clicker {
 /// How a clicker paces its clicks, for the summary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pace {
+    /// How long the button is held down.
     pub hold: Duration,
+    /// Least time between a release and the next press.
     pub gap: Duration,
     /// Whether the pace was learnt (else it was given).
     pub learnt: bool,
@@ -101,6 +103,7 @@ pub struct Pace {
 /// Clicks nothing, counts what it would have done: `llk play --dry-run`.
 #[derive(Clone, Debug, Default)]
 pub struct DryRun {
+    /// Clicks that would have been made.
     pub count: usize,
 }
 
@@ -114,6 +117,7 @@ impl Clicker for DryRun {
 /// Keeps every click, for tests that check where the bot clicked.
 #[derive(Clone, Debug, Default)]
 pub struct Recorder {
+    /// Screen points clicked, in order.
     pub clicks: Vec<(i32, i32)>,
 }
 
@@ -148,7 +152,9 @@ mod live {
     /// took control").
     pub struct MouseClicker {
         enigo: Enigo,
+        /// How long the button is held down.
         pub hold: Duration,
+        /// Least time between a release and the next press.
         pub gap: Duration,
         /// Learns `hold` and `gap` (both set to its pace) from the loop's feedback.
         pub pacer: Option<ClickPacer>,

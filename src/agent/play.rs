@@ -84,8 +84,11 @@ impl Default for PlayOptions {
 /// Why the loop stopped without an error.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stop {
+    /// The board is clear.
     Cleared,
+    /// `max_moves` moves were made.
     MaxMoves,
+    /// `timeout` passed.
     Timeout,
     /// Read and planned only.
     DryRun,
@@ -94,7 +97,9 @@ pub enum Stop {
     /// Tiles are left, no pair on the board as read can be removed, and the game did not
     /// change the board.
     NoMoves {
+        /// Tiles on the board as read.
         tiles_left: usize,
+        /// Why no pair can be removed, from the planner's outcome.
         why: String,
     },
     /// Clicks of planned moves removed nothing, `max_strikes` tries in a row.
@@ -121,11 +126,13 @@ impl Stop {
 /// What a session did.
 #[derive(Clone, Debug)]
 pub struct Summary {
+    /// Why the loop stopped.
     pub stop: Stop,
     /// Moves whose removal was seen on screen.
     pub moves: usize,
     /// Pairs gone since the first reading.
     pub pairs_cleared: usize,
+    /// Pairs on the board at the first reading.
     pub total_pairs: usize,
     /// Retries of lost clicks.
     pub retries: usize,
@@ -133,6 +140,7 @@ pub struct Summary {
     pub replans: usize,
     /// The gravity played with: given, found, or still being found.
     pub gravity: GravityWatch,
+    /// Where the session's time went, µs.
     pub timings: Timings,
     /// How the clicks were paced (live clickers).
     pub pace: Option<Pace>,
@@ -228,14 +236,21 @@ impl std::error::Error for PlayError {}
 
 /// The loop's stages and state.
 pub struct Player<'a> {
+    /// Where frames come from.
     pub source: &'a mut dyn FrameSource,
+    /// Where clicks go.
     pub clicker: &'a mut dyn Clicker,
+    /// Frame → board.
     pub eyes: &'a mut dyn Eyes,
+    /// Board → moves.
     pub brain: &'a mut dyn Brain,
+    /// Records every frame and decision when given.
     pub recorder: Option<&'a mut SessionWriter>,
+    /// Shows the pairs cleared (hidden in tests and examples).
     pub progress: ProgressBar,
     /// Told what the loop finds on the way ("gravity: down (found after 2 removals)").
     pub notes: &'a mut dyn FnMut(&str),
+    /// How the loop plays: rules, limits, timings.
     pub options: PlayOptions,
 }
 

@@ -112,14 +112,19 @@ type Result<T> = std::result::Result<T, RecordError>;
 /// Time spent per activity, in microseconds; where a live game's time goes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Timings {
+    /// Capturing frames.
     pub capture: u64,
+    /// Reading boards from frames.
     pub read: u64,
+    /// Planning moves.
     pub plan: u64,
+    /// Clicking, the button holds and gaps included.
     pub click: u64,
     /// Writing frames and log lines (only when recording).
     pub record: u64,
     /// Everything else: sleeping between polls while the game reacts.
     pub wait: u64,
+    /// The whole session.
     pub total: u64,
 }
 
@@ -129,9 +134,13 @@ pub struct Timings {
 pub enum Entry {
     /// The settings a replay needs to redo the decisions.
     Start {
+        /// The rules played by.
         rules: Rules,
+        /// The planner's name (`Brain::name`), which replay looks up.
         brain: String,
+        /// The title of the window played.
         window: String,
+        /// The llk version that recorded the session.
         version: String,
         /// The board reader the session was played with (`legacy` or `general`); a session
         /// without it was played with the legacy reader.
@@ -141,62 +150,102 @@ pub enum Entry {
     /// A captured frame: its PNG (shared with the previous frame when identical) and where
     /// the window was.
     Frame {
+        /// The frame's number, from 0.
         index: usize,
+        /// The PNG's name inside the session folder.
         file: String,
+        /// Screen position of the frame's top-left pixel.
         origin: (i32, i32),
+        /// Milliseconds since the session started.
         t_ms: u64,
     },
     /// A board read from frame `frame`; `locked` says the grid was given, not found.
     Read {
+        /// The frame read.
         frame: usize,
+        /// Whether the grid was given (locked) rather than found.
         locked: bool,
+        /// The grid read on.
         grid: Grid,
+        /// The board's rows in text form.
         board: Vec<String>,
+        /// Cells the reader doubts.
         unsure: Vec<Pos>,
+        /// Reading time, µs.
         micros: u64,
     },
     /// A frame that gave no board, and why.
     Blind {
+        /// The frame read.
         frame: usize,
+        /// Whether the grid was given (locked) rather than found.
         locked: bool,
+        /// Whether the refusal was for a link or removal being drawn.
         animation: bool,
+        /// The reader's refusal.
         message: String,
     },
     /// The moves chosen for the board read from `frame`, under gravity `gravity` (the mode
     /// believed at the time when the bot finds it; absent in sessions that predate that:
     /// the start line's rules then hold).
     Plan {
+        /// The frame whose reading was planned.
         frame: usize,
+        /// The board planned, rows in text form.
         board: Vec<String>,
+        /// The planner's outcome (`cleared`, `stuck`, `unsolvable`, `gave-up`).
         outcome: String,
+        /// The moves in play order.
         moves: Vec<Link>,
+        /// Planning time, µs.
         micros: u64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        /// The gravity planned under.
         gravity: Option<Gravity>,
     },
     /// A click on `cell`, selected before the bot's first click, to deselect it.
-    Deselect { cell: Pos, click: (i32, i32) },
+    Deselect {
+        /// The selected tile.
+        cell: Pos,
+        /// The screen point clicked.
+        click: (i32, i32),
+    },
     /// Clicks made for move `n` (attempt 0 is the first try), screen coordinates.
     Move {
+        /// The move's number, from 1.
         n: usize,
+        /// The try: 0 first, then retries.
         attempt: u32,
+        /// The pair and its path.
         link: Link,
+        /// The board expected after the removal, rows in text form.
         expect: Vec<String>,
+        /// The screen points clicked.
         clicks: Vec<(i32, i32)>,
     },
     /// How move `n` turned out, judged on frame `frame`: "predicted" (the board the plan
-    /// expected), "changed" (another board: re-plan), "retry:<what>", "no-effect", "stale".
+    /// expected), "changed" (another board: re-plan), "retry:WHAT", "no-effect", "stale".
     Verify {
+        /// The move's number.
         n: usize,
+        /// The frame judged on.
         frame: usize,
+        /// The verdict (see above).
         result: String,
+        /// Frames polled until the verdict.
         polls: u32,
+        /// Time until the verdict, µs.
         micros: u64,
     },
+    /// The session's last line.
     End {
+        /// Why it ended: a [`super::Stop`] word, or `error: ` and the error.
         reason: String,
+        /// Moves whose removal was seen.
         moves: usize,
+        /// Pairs gone since the first reading.
         pairs_cleared: usize,
+        /// Where the time went.
         timings: Timings,
     },
 }

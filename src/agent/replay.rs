@@ -58,7 +58,9 @@ type Result<T> = std::result::Result<T, ReplayError>;
 pub struct Check {
     /// The step, e.g. "read frame 3", "plan frame 3", "move 2 -> frame 9".
     pub step: String,
+    /// Whether the decision replays the same.
     pub ok: bool,
+    /// What was compared, or how the replay differs.
     pub detail: String,
 }
 

@@ -88,7 +88,9 @@ impl SlideConfig {
 /// Pixel layout of the window: a margin, tiles separated by a gap, a status bar below.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Layout {
+    /// Board rows.
     pub rows: usize,
+    /// Board columns.
     pub cols: usize,
     /// Tile side in pixels.
     pub tile: u32,
@@ -158,32 +160,52 @@ pub enum SlideEvent {
     /// A press of the left button at window pixel (x, y) and the cell under it (`None`:
     /// off the board, which a bot must never do).
     Click {
+        /// Window x, pixels.
         x: f32,
+        /// Window y, pixels.
         y: f32,
+        /// The cell (row, col) under the press.
         cell: Option<[usize; 2]>,
     },
     /// A tile slid from `from` into the blank at `to`; `board` is the new position
     /// (row-major, 0 = blank).
     Move {
+        /// The tile that slid.
         tile: u8,
+        /// Its cell (row, col) before.
         from: [usize; 2],
+        /// Its cell (row, col) after: where the blank was.
         to: [usize; 2],
+        /// Moves made so far.
         moves: u32,
+        /// The new position.
         board: Vec<u8>,
     },
     /// A click that moves nothing: the blank itself, a tile outside the blank's row and
     /// column, or any click once solved.
-    Illegal { cell: [usize; 2], reason: String },
+    Illegal {
+        /// The cell (row, col) pressed.
+        cell: [usize; 2],
+        /// Why it moves nothing.
+        reason: String,
+    },
     /// The board reached the goal.
-    Solved { moves: u32 },
+    Solved {
+        /// Moves made.
+        moves: u32,
+    },
 }
 
 /// Running totals for the log's final line and the tests' verdict.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SlideStats {
+    /// Presses of the left button.
     pub clicks: u32,
+    /// Presses off the board.
     pub outside: u32,
+    /// Presses that moved nothing.
     pub illegal: u32,
+    /// Tiles moved.
     pub moves: u32,
 }
 
@@ -374,8 +396,11 @@ pub fn picture(layout: &Layout, seed: u64) -> RgbaImage {
 /// the way from cell `from` to cell `to` (row-major indices; `to` holds it in the puzzle).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Motion {
+    /// Cell the tile leaves.
     pub from: usize,
+    /// Cell the tile slides into.
     pub to: usize,
+    /// How far it has slid, 0 (at `from`) to 1 (at `to`).
     pub t: f32,
 }
 

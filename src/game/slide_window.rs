@@ -1,4 +1,4 @@
-//! The sliding puzzle's window: a minifb framebuffer showing [`draw_game`], turning
+//! The sliding puzzle's window: a minifb framebuffer showing [`draw_game`](super::slide::draw_game), turning
 //! left-button presses into [`SlideGame::click`] and logging every event as a JSON line —
 //! the same shape as the Lianliankan window ([`super::window`]), so the log (not the
 //! player's own account) is what the end-to-end tests judge by.
@@ -32,11 +32,15 @@ pub struct SlideWindowConfig {
 /// How the game ended, written as the log's last line.
 #[derive(Clone, Debug, Serialize)]
 pub struct SlideOutcome {
+    /// Whether the puzzle was solved.
     pub solved: bool,
     /// Why the window closed: "solved", "closed", "timeout".
     pub reason: String,
+    /// The game's totals.
     pub stats: SlideStats,
+    /// The final position, row-major, 0 = blank.
     pub board: Vec<u8>,
+    /// How long the window was open, ms.
     pub millis: u64,
 }
 

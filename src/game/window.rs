@@ -21,12 +21,14 @@ use std::time::{Duration, Instant};
 pub struct WindowConfig {
     /// The window title, which `llk play --window` looks for.
     pub title: String,
+    /// How the board is drawn.
     pub spec: RenderSpec,
     /// Where to write the event log (JSON lines, flushed line by line).
     pub log: Option<PathBuf>,
     /// Moves the window by (dx, dy) every N removals (alternating directions so it stays on
     /// screen): a bot that does not re-read the window position misclicks.
     pub move_every: Option<u32>,
+    /// The move (dx, dy), screen pixels.
     pub move_by: (i32, i32),
     /// Initial window position, when given.
     pub position: Option<(i32, i32)>,
@@ -39,11 +41,15 @@ pub struct WindowConfig {
 /// How the game ended, written as the log's last line.
 #[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
+    /// Whether the board was cleared.
     pub cleared: bool,
     /// Why the window closed: "cleared", "closed", "timeout".
     pub reason: String,
+    /// The game's totals.
     pub stats: Stats,
+    /// The final board's rows in text form.
     pub board: Vec<String>,
+    /// How long the window was open, ms.
     pub millis: u64,
 }
 

@@ -76,6 +76,7 @@ type Result<T> = std::result::Result<T, SlidePlayError>;
 pub struct PlayConfig {
     /// Expected board size (rows, cols); `None`: whatever grid is found.
     pub size: Option<(usize, usize)>,
+    /// Where the blank sits when solved.
     pub goal: Goal,
     /// Extra clicks on the same tile when a click shows no change.
     pub retries: u32,
@@ -115,6 +116,7 @@ pub struct PlayReport {
     pub plan: String,
     /// Moves confirmed on screen (tiles moved: a run click counts each tile).
     pub moves_made: u32,
+    /// Clicks made.
     pub clicks: u32,
     /// Clicks that slid a run of two or more tiles at once.
     pub run_clicks: u32,
@@ -131,7 +133,9 @@ pub struct PlayReport {
     pub read_micros: u64,
     /// Time spent planning (including loading pattern tables), in microseconds.
     pub plan_micros: u64,
+    /// Whether the board reached the goal.
     pub solved: bool,
+    /// Time played, ms.
     pub millis: u64,
 }
 

@@ -108,7 +108,9 @@ const INK_DIST: i32 = 90;
 /// centred) and the ink box's width / height.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Glyph {
+    /// Ink share of each cell of the `GLYPH` square, row-major, 0–1.
     pub cover: Vec<f32>,
+    /// The ink box's width / height.
     pub aspect: f32,
 }
 
@@ -312,8 +314,11 @@ impl Tiles {
 /// sure the reading is; the player logs it).
 #[derive(Clone, Debug)]
 pub struct SlideReading {
+    /// The board's cells, frame pixels.
     pub grid: Grid,
+    /// The position read.
     pub puzzle: Puzzle,
+    /// The highest match cost of any tile (lower is surer).
     pub worst: f32,
 }
 
