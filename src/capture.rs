@@ -6,7 +6,6 @@
 //! screen position of its top-left pixel because windows move: a click at image pixel
 //! (px, py) goes to screen point (origin.0 + px, origin.1 + py) of *that* frame.
 
-use crate::error::ImageLoadError;
 use image::RgbaImage;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -36,6 +35,20 @@ impl Frame {
             && y >= self.origin.1
             && ((x - self.origin.0) as u32) < w
             && ((y - self.origin.1) as u32) < h
+    }
+}
+
+/// An image file that could not be loaded: the message of [`crate::vision::load_image`]
+/// (which names the file and the problem, with its causes), kept as text because the
+/// vision loader reports through `anyhow`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ImageLoadError(pub String);
+
+impl ImageLoadError {
+    /// Loads `path` with [`crate::vision::load_image`], turning its error into this type.
+    pub fn load(path: &Path) -> Result<RgbaImage, ImageLoadError> {
+        crate::vision::load_image(path).map_err(|e| ImageLoadError(format!("{e:#}")))
     }
 }
 
@@ -388,6 +401,13 @@ mod tests {
         }]);
         assert!(s.frame().is_ok());
         assert!(s.frame().is_err());
+    }
+
+    #[test]
+    fn image_load_error_names_the_file() {
+        let p = Path::new("/nonexistent/llk-frame.png");
+        let e = ImageLoadError::load(p).unwrap_err();
+        assert!(e.0.contains("llk-frame.png"), "{e}");
     }
 
     #[test]

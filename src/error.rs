@@ -44,27 +44,6 @@ impl fmt::Display for UnknownName {
 
 impl std::error::Error for UnknownName {}
 
-/// An image file that could not be loaded: the message of [`crate::vision::load_image`]
-/// (which names the file and the problem, with its causes), kept as text because the
-/// vision loader reports through `anyhow`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ImageLoadError(pub String);
-
-impl ImageLoadError {
-    /// Loads `path` with [`crate::vision::load_image`], turning its error into this type.
-    pub fn load(path: &std::path::Path) -> Result<image::RgbaImage, ImageLoadError> {
-        crate::vision::load_image(path).map_err(|e| ImageLoadError(format!("{e:#}")))
-    }
-}
-
-impl fmt::Display for ImageLoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ImageLoadError {}
-
 /// Shows an error followed by each of its causes, separated by ": " — the one-line form
 /// the command line prints ("reading frame f.png: truncated PNG"), for messages the library
 /// writes itself (logs, summaries).
@@ -98,12 +77,5 @@ mod tests {
     fn chain_shows_every_cause() {
         assert_eq!(Chain(&Outer(Inner)).to_string(), "outer: inner");
         assert_eq!(Chain(&Inner).to_string(), "inner");
-    }
-
-    #[test]
-    fn image_load_error_names_the_file() {
-        let p = std::path::Path::new("/nonexistent/llk-frame.png");
-        let e = ImageLoadError::load(p).unwrap_err();
-        assert!(e.0.contains("llk-frame.png"), "{e}");
     }
 }

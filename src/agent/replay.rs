@@ -7,7 +7,7 @@
 use super::record::{board_of, read_session, Entry, RecordError};
 use super::stages::{Blind, Brain, Eyes, Seen};
 use crate::board::{Pos, Rules};
-use crate::error::ImageLoadError;
+use crate::capture::ImageLoadError;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! One entry point for every algorithm: check the input, bring it to the blank-first goal,
 //! run the chosen search, translate the moves back and verify them by replaying.
 
-use super::fast;
+use super::fast::{self, ReduceError};
 use super::heuristic::{self, Heuristic};
 use super::ida::{self, ConflictH, ManhattanH, MisplacedH, PdbH, ZeroH};
 use super::pdb::{PatternDb, PdbError};
@@ -208,21 +208,9 @@ pub enum SolveError {
     /// A depth-bounded search exhausted its bound.
     #[error("{0:?} found no solution within its depth bound")]
     NoSolution(Algo),
-    /// A tile the reduction needs is not on the board.
-    #[error("tile {0} is missing from the board")]
-    TileMissing(u8),
-    /// A line of more tiles than the line search packs.
-    #[error("a line of {0} tiles is longer than this search takes")]
-    LineTooLong(usize),
-    /// The line search ran out of positions: the board cannot be solved.
-    #[error("the line at cells {0:?} cannot be placed (unsolvable board?)")]
-    LineUnplaceable(Vec<usize>),
-    /// The row-and-column reduction ran out of positions: the board cannot be solved.
-    #[error("reduction step cannot place tiles at cells {0:?} (unsolvable board?)")]
-    StepUnplaceable(Vec<usize>),
-    /// A tile left in the final block belongs outside it.
-    #[error("tile {0} belongs outside the block it was left in")]
-    OutsideBlock(u8),
+    /// The row-and-column or line reduction failed.
+    #[error(transparent)]
+    Reduce(#[from] ReduceError),
     /// A solver's moves leave the board or miss the goal: a bug, caught before the moves
     /// are returned.
     #[error("internal error: {0}")]
