@@ -6,7 +6,6 @@
 //! screen position of its top-left pixel because windows move: a click at image pixel
 //! (px, py) goes to screen point (origin.0 + px, origin.1 + py) of *that* frame.
 
-use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -14,6 +13,7 @@ use std::path::{Path, PathBuf};
 /// One captured image of a window's client area.
 #[derive(Clone, Debug)]
 pub struct Frame {
+    /// The client area's pixels.
     pub image: RgbaImage,
     /// Screen position of the image's (0, 0).
     pub origin: (i32, i32),
@@ -38,11 +38,87 @@ impl Frame {
     }
 }
 
+/// An image file that could not be loaded: the message of [`crate::vision::load_image`]
+/// (which names the file and the problem, with its causes), kept as text because the
+/// vision loader reports through `anyhow`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ImageLoadError(pub String);
+
+impl ImageLoadError {
+    /// Loads `path` with [`crate::vision::load_image`], turning its error into this type.
+    pub fn load(path: &Path) -> Result<RgbaImage, ImageLoadError> {
+        crate::vision::load_image(path).map_err(|e| ImageLoadError(format!("{e:#}")))
+    }
+}
+
+/// Why there is no frame to be had (not why a frame is hard to read: that is vision's).
+#[derive(Debug, thiserror::Error)]
+pub enum CaptureError {
+    /// A [`VecSource`] handed out every frame it was given.
+    #[error("no frames left in the in-memory source")]
+    Exhausted,
+    /// A recorded session's folder could not be listed.
+    #[error("listing recorded frames in {}", dir.display())]
+    ListFrames {
+        /// The folder.
+        dir: PathBuf,
+        /// What the file system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A folder with no `frame-*.png` file.
+    #[error("{}: no frame-*.png files (not a recorded session)", dir.display())]
+    NoFrames {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// A [`FolderSource`] handed out every frame of its recording.
+    #[error("the recording has only {frames} frames")]
+    RecordingEnded {
+        /// Frames in the recording.
+        frames: usize,
+    },
+    /// A recorded frame's file could not be loaded.
+    #[error("reading frame {}", path.display())]
+    ReadFrame {
+        /// The frame's file.
+        path: PathBuf,
+        /// The loader's error.
+        #[source]
+        source: ImageLoadError,
+    },
+    /// The window system could not list its windows.
+    #[error("listing windows failed: {0} (is DISPLAY set and a window manager running?)")]
+    ListWindows(String),
+    /// No window, or more than one, matches the query.
+    #[error(transparent)]
+    Choose(#[from] ChooseError),
+    /// The window's client area has no pixel.
+    #[error("window {title:?} has an empty client area")]
+    EmptyWindow {
+        /// The window's title.
+        title: String,
+    },
+    /// Capturing the window failed, most often because it was closed.
+    #[error("capturing window {title:?} (was it closed?)")]
+    Window {
+        /// The window's title.
+        title: String,
+        /// The capture library's error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The window was closed (simulated windows, which know it).
+    #[error("the window was closed")]
+    Closed,
+}
+
 /// Something that produces frames on demand.
 pub trait FrameSource {
     /// The current picture; an error means there is no picture to be had (window closed,
     /// recording exhausted), not that the picture is hard to read.
-    fn frame(&mut self) -> Result<Frame>;
+    fn frame(&mut self) -> Result<Frame, CaptureError>;
 }
 
 /// Frames given in advance, handed out in order (tests).
@@ -60,10 +136,8 @@ impl VecSource {
 }
 
 impl FrameSource for VecSource {
-    fn frame(&mut self) -> Result<Frame> {
-        self.frames
-            .pop_front()
-            .context("no frames left in the in-memory source")
+    fn frame(&mut self) -> Result<Frame, CaptureError> {
+        self.frames.pop_front().ok_or(CaptureError::Exhausted)
     }
 }
 
@@ -76,9 +150,12 @@ pub struct FolderSource {
 
 impl FolderSource {
     /// Lists the frames of `dir`; fails when it has none.
-    pub fn new(dir: &Path) -> Result<Self> {
+    pub fn new(dir: &Path) -> Result<Self, CaptureError> {
         let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-            .with_context(|| format!("listing recorded frames in {}", dir.display()))?
+            .map_err(|source| CaptureError::ListFrames {
+                dir: dir.to_path_buf(),
+                source,
+            })?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| {
                 p.file_name()
@@ -88,10 +165,9 @@ impl FolderSource {
             .collect();
         paths.sort();
         if paths.is_empty() {
-            bail!(
-                "{}: no frame-*.png files (not a recorded session)",
-                dir.display()
-            );
+            return Err(CaptureError::NoFrames {
+                dir: dir.to_path_buf(),
+            });
         }
         Ok(FolderSource { paths, next: 0 })
     }
@@ -108,15 +184,19 @@ impl FolderSource {
 }
 
 impl FrameSource for FolderSource {
-    fn frame(&mut self) -> Result<Frame> {
+    fn frame(&mut self) -> Result<Frame, CaptureError> {
         let path = self
             .paths
             .get(self.next)
-            .with_context(|| format!("the recording has only {} frames", self.paths.len()))?;
+            .ok_or(CaptureError::RecordingEnded {
+                frames: self.paths.len(),
+            })?;
         self.next += 1;
         Ok(Frame {
-            image: crate::vision::load_image(path)
-                .with_context(|| format!("reading frame {}", path.display()))?,
+            image: ImageLoadError::load(path).map_err(|source| CaptureError::ReadFrame {
+                path: path.clone(),
+                source,
+            })?,
             origin: (0, 0),
         })
     }
@@ -128,6 +208,7 @@ pub use choose::{choose, ChooseError, WindowQuery};
 /// A window as listed by [`list_windows`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WindowInfo {
+    /// The window system's id (`llk play --window-id`).
     pub id: u32,
     /// The process that owns it (0 when the window does not say).
     pub pid: u32,
@@ -135,10 +216,15 @@ pub struct WindowInfo {
     pub title: String,
     /// The application (`WM_CLASS` class) name.
     pub app: String,
+    /// Screen x of the window's left edge, pixels.
     pub x: i32,
+    /// Screen y of the window's top edge, pixels.
     pub y: i32,
+    /// Width, pixels.
     pub width: u32,
+    /// Height, pixels.
     pub height: u32,
+    /// Whether the window is minimized (nothing of it can be captured).
     pub minimized: bool,
 }
 
@@ -147,8 +233,9 @@ pub use live::{list_windows, WindowSource};
 
 #[cfg(feature = "live")]
 mod live {
-    use super::{choose, Frame, FrameSource, WindowInfo, WindowQuery};
-    use anyhow::{bail, Context, Result};
+    use super::{choose, CaptureError, Frame, FrameSource, WindowInfo, WindowQuery};
+
+    type Result<T> = std::result::Result<T, CaptureError>;
 
     /// `WM_NAME` of any text type. xcap reads `_NET_WM_NAME`, then `WM_NAME` only when it is
     /// COMPOUND_TEXT, so the titles of older X11 apps (`xlogo`: `WM_NAME(STRING)`) come back
@@ -203,11 +290,7 @@ mod live {
 
     /// xcap's windows with what `llk windows` shows of each.
     fn windows() -> Result<Vec<(xcap::Window, WindowInfo)>> {
-        let all = xcap::Window::all().map_err(|e| {
-            anyhow::anyhow!(
-                "listing windows failed: {e} (is DISPLAY set and a window manager running?)"
-            )
-        })?;
+        let all = xcap::Window::all().map_err(|e| CaptureError::ListWindows(e.to_string()))?;
         let names = wm_names::WmNames::connect();
         Ok(all
             .into_iter()
@@ -247,7 +330,7 @@ mod live {
             Self::open(&WindowQuery::Name(name.to_string()))
         }
 
-        /// Opens the one window `query` names; fails with a [`ChooseError`] (listing the
+        /// Opens the one window `query` names; fails with a [`ChooseError`](super::ChooseError) (listing the
         /// candidates with their ids) when none or several match.
         pub fn open(query: &WindowQuery) -> Result<Self> {
             let all = windows()?;
@@ -281,9 +364,12 @@ mod live {
                     image,
                     origin: (x, y),
                 }),
-                (_, _, Ok(_)) => bail!("window {:?} has an empty client area", self.info.title),
-                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e).with_context(|| {
-                    format!("capturing window {:?} (was it closed?)", self.info.title)
+                (_, _, Ok(_)) => Err(CaptureError::EmptyWindow {
+                    title: self.info.title.clone(),
+                }),
+                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(CaptureError::Window {
+                    title: self.info.title.clone(),
+                    source: Box::new(e),
                 }),
             }
         }
@@ -315,6 +401,13 @@ mod tests {
         }]);
         assert!(s.frame().is_ok());
         assert!(s.frame().is_err());
+    }
+
+    #[test]
+    fn image_load_error_names_the_file() {
+        let p = Path::new("/nonexistent/llk-frame.png");
+        let e = ImageLoadError::load(p).unwrap_err();
+        assert!(e.0.contains("llk-frame.png"), "{e}");
     }
 
     #[test]

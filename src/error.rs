@@ -43,3 +43,39 @@ impl fmt::Display for UnknownName {
 }
 
 impl std::error::Error for UnknownName {}
+
+/// Shows an error followed by each of its causes, separated by ": " — the one-line form
+/// the command line prints ("reading frame f.png: truncated PNG"), for messages the library
+/// writes itself (logs, summaries).
+pub struct Chain<'a>(pub &'a (dyn std::error::Error + 'static));
+
+impl fmt::Display for Chain<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut cause = self.0.source();
+        while let Some(c) = cause {
+            write!(f, ": {c}")?;
+            cause = c.source();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("outer")]
+    struct Outer(#[source] Inner);
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("inner")]
+    struct Inner;
+
+    #[test]
+    fn chain_shows_every_cause() {
+        assert_eq!(Chain(&Outer(Inner)).to_string(), "outer: inner");
+        assert_eq!(Chain(&Inner).to_string(), "inner");
+    }
+}

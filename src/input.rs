@@ -3,27 +3,77 @@
 //! The play loop only talks to a [`Clicker`], so the same loop can play live, rehearse
 //! without touching the mouse, or be checked by a test that inspects every click.
 
-use anyhow::Result;
 use std::time::Duration;
 
 mod pace;
 pub use pace::ClickPacer;
 
+/// Why a click was not made.
+#[derive(Debug, thiserror::Error)]
+pub enum ClickError {
+    /// The display's input could not be opened.
+    #[error("connecting to the mouse (is DISPLAY set?)")]
+    Connect(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The pointer's position could not be read.
+    #[error("reading the pointer position")]
+    Pointer(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// A person moved the pointer away from where the bot left it.
+    #[error("user took control{}", moved_text(*.moved))]
+    UserTookControl {
+        /// Where the pointer is now and where the bot last saw it, screen pixels, when the
+        /// clicker knows them.
+        moved: Option<((i32, i32), (i32, i32))>,
+    },
+    /// The input system refused to move the pointer or press the button.
+    #[error("clicking at ({x}, {y})")]
+    Click {
+        /// Screen x of the click, pixels.
+        x: i32,
+        /// Screen y of the click, pixels.
+        y: i32,
+        /// The input library's error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The input system refused to move the pointer.
+    #[error("moving the pointer to ({x}, {y})")]
+    Move {
+        /// Screen x of the target, pixels.
+        x: i32,
+        /// Screen y of the target, pixels.
+        y: i32,
+        /// The input library's error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+/// ": the mouse moved to (x, y) from (x0, y0) where the bot last saw it", or nothing.
+fn moved_text(moved: Option<((i32, i32), (i32, i32))>) -> String {
+    match moved {
+        Some((now, left)) => format!(
+            ": the mouse moved to ({}, {}) from ({}, {}) where the bot last saw it",
+            now.0, now.1, left.0, left.1
+        ),
+        None => String::new(),
+    }
+}
+
 /// Something that can click at a screen point.
 pub trait Clicker {
     /// A left click at screen point (x, y). Fails when the click could not be made, or when
     /// the user has taken the mouse back (live clickers).
-    fn click(&mut self, x: i32, y: i32) -> Result<()>;
+    fn click(&mut self, x: i32, y: i32) -> Result<(), ClickError>;
 
     /// Fails when the user has taken the mouse back (live clickers); checked between
     /// clicks too, so a bot that is only watching the screen stops as soon as a click would.
-    fn in_control(&self) -> Result<()> {
+    fn in_control(&self) -> Result<(), ClickError> {
         Ok(())
     }
 
     /// Moves the pointer to screen point (x, y) without clicking; returns whether it moved
     /// (clickers without a pointer do nothing).
-    fn park(&mut self, _x: i32, _y: i32) -> Result<bool> {
+    fn park(&mut self, _x: i32, _y: i32) -> Result<bool, ClickError> {
         Ok(false)
     }
 
@@ -40,7 +90,9 @@ pub trait Clicker {
 /// How a clicker paces its clicks, for the summary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pace {
+    /// How long the button is held down.
     pub hold: Duration,
+    /// Least time between a release and the next press.
     pub gap: Duration,
     /// Whether the pace was learnt (else it was given).
     pub learnt: bool,
@@ -51,11 +103,12 @@ pub struct Pace {
 /// Clicks nothing, counts what it would have done: `llk play --dry-run`.
 #[derive(Clone, Debug, Default)]
 pub struct DryRun {
+    /// Clicks that would have been made.
     pub count: usize,
 }
 
 impl Clicker for DryRun {
-    fn click(&mut self, _x: i32, _y: i32) -> Result<()> {
+    fn click(&mut self, _x: i32, _y: i32) -> Result<(), ClickError> {
         self.count += 1;
         Ok(())
     }
@@ -64,11 +117,12 @@ impl Clicker for DryRun {
 /// Keeps every click, for tests that check where the bot clicked.
 #[derive(Clone, Debug, Default)]
 pub struct Recorder {
+    /// Screen points clicked, in order.
     pub clicks: Vec<(i32, i32)>,
 }
 
 impl Clicker for Recorder {
-    fn click(&mut self, x: i32, y: i32) -> Result<()> {
+    fn click(&mut self, x: i32, y: i32) -> Result<(), ClickError> {
         self.clicks.push((x, y));
         Ok(())
     }
@@ -85,8 +139,7 @@ pub use live::MouseClicker;
 
 #[cfg(feature = "live")]
 mod live {
-    use super::{still_in_control, ClickPacer, Clicker, Pace};
-    use anyhow::{anyhow, bail, Result};
+    use super::{still_in_control, ClickError, ClickPacer, Clicker, Pace};
     use enigo::{Button, Coordinate, Direction, Enigo, Mouse, Settings};
     use std::thread::sleep;
     use std::time::{Duration, Instant};
@@ -99,7 +152,9 @@ mod live {
     /// took control").
     pub struct MouseClicker {
         enigo: Enigo,
+        /// How long the button is held down.
         pub hold: Duration,
+        /// Least time between a release and the next press.
         pub gap: Duration,
         /// Learns `hold` and `gap` (both set to its pace) from the loop's feedback.
         pub pacer: Option<ClickPacer>,
@@ -114,13 +169,13 @@ mod live {
         /// Connects to the display's input (X11 on Linux) and notes where the pointer is now,
         /// so a person moving the mouse before the bot's first click stops it too, not only
         /// one moving it between clicks.
-        pub fn new(hold: Duration, gap: Duration) -> Result<Self> {
+        pub fn new(hold: Duration, gap: Duration) -> Result<Self, ClickError> {
             // enigo's X11 backend has the server delay each fake button event by
             // `linux_delay` (12 ms), so a press lasts `hold` + 12 ms. Measured: with that
             // delay at 0 the bundled game lost clicks at a 50 ms hold and took some late
             // (a retry then hit an emptied cell) in 2 of 3 games under load; with it, none.
-            let enigo = Enigo::new(&Settings::default())
-                .map_err(|e| anyhow!("connecting to the mouse (is DISPLAY set?): {e}"))?;
+            let enigo =
+                Enigo::new(&Settings::default()).map_err(|e| ClickError::Connect(Box::new(e)))?;
             let left_at = enigo.location().ok();
             Ok(MouseClicker {
                 enigo,
@@ -144,20 +199,16 @@ mod live {
 
         /// Fails with "user took control" when the pointer is no longer where the last
         /// click (or, before the first, the start) left it.
-        pub fn check_control(&self) -> Result<()> {
+        pub fn check_control(&self) -> Result<(), ClickError> {
             if let Some(left) = self.left_at {
                 let now = self
                     .enigo
                     .location()
-                    .map_err(|e| anyhow!("reading the pointer position: {e}"))?;
+                    .map_err(|e| ClickError::Pointer(Box::new(e)))?;
                 if !still_in_control(left, now, self.tolerance) {
-                    bail!(
-                        "user took control: the mouse moved to ({}, {}) from ({}, {}) where the bot last saw it",
-                        now.0,
-                        now.1,
-                        left.0,
-                        left.1
-                    );
+                    return Err(ClickError::UserTookControl {
+                        moved: Some((now, left)),
+                    });
                 }
             }
             Ok(())
@@ -165,7 +216,7 @@ mod live {
     }
 
     impl Clicker for MouseClicker {
-        fn click(&mut self, x: i32, y: i32) -> Result<()> {
+        fn click(&mut self, x: i32, y: i32) -> Result<(), ClickError> {
             if let Some(t) = self.released {
                 if let Some(rest) = self.gap.checked_sub(t.elapsed()) {
                     sleep(rest);
@@ -175,7 +226,11 @@ mod live {
             // during the pause would otherwise be overwritten by the bot's own move and go
             // unnoticed (the pause is 50 ms until the pace is learnt).
             self.check_control()?;
-            let e = |e: enigo::InputError| anyhow!("clicking at ({x}, {y}): {e}");
+            let e = |e: enigo::InputError| ClickError::Click {
+                x,
+                y,
+                source: Box::new(e),
+            };
             self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(e)?;
             self.left_at = Some((x, y));
             self.enigo
@@ -189,15 +244,19 @@ mod live {
             Ok(())
         }
 
-        fn in_control(&self) -> Result<()> {
+        fn in_control(&self) -> Result<(), ClickError> {
             self.check_control()
         }
 
-        fn park(&mut self, x: i32, y: i32) -> Result<bool> {
+        fn park(&mut self, x: i32, y: i32) -> Result<bool, ClickError> {
             self.check_control()?;
             self.enigo
                 .move_mouse(x, y, Coordinate::Abs)
-                .map_err(|e| anyhow!("moving the pointer to ({x}, {y}): {e}"))?;
+                .map_err(|e| ClickError::Move {
+                    x,
+                    y,
+                    source: Box::new(e),
+                })?;
             self.left_at = Some((x, y));
             Ok(true)
         }
@@ -241,6 +300,19 @@ mod tests {
         let mut d = DryRun::default();
         d.click(5, 5).unwrap();
         assert_eq!(d.count, 1);
+    }
+
+    #[test]
+    fn took_control_says_where_the_mouse_went() {
+        let e = ClickError::UserTookControl {
+            moved: Some(((40, 50), (10, 20))),
+        };
+        assert_eq!(
+            e.to_string(),
+            "user took control: the mouse moved to (40, 50) from (10, 20) where the bot last saw it"
+        );
+        let e = ClickError::UserTookControl { moved: None };
+        assert_eq!(e.to_string(), "user took control");
     }
 
     #[test]

@@ -22,6 +22,8 @@
 //! Only `capture`, `input` and the game windows touch the OS; every other stage is pure and usable
 //! offline from a PNG.
 
+#![warn(missing_docs)]
+
 pub mod agent;
 pub mod board;
 pub mod capture;

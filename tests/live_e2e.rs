@@ -84,9 +84,9 @@ fn run_case(case: &Case, dir: &Path) -> Result<String, String> {
     drop(game);
     // What play said goes with any failure: the game's log alone cannot tell why.
     let said = |e: String| format!("{e}; play exited {status} saying: {}", out.trim());
-    let events = llk::game::read_log(&log).map_err(|e| said(format!("{e:#}")))?;
+    let events = llk::game::read_log(&log).map_err(|e| said(llk::error::Chain(&e).to_string()))?;
     let (cleared, stats, board) =
-        llk::game::verdict(&events).map_err(|e| said(format!("{e:#}")))?;
+        llk::game::verdict(&events).map_err(|e| said(llk::error::Chain(&e).to_string()))?;
     let off_board = events
         .iter()
         .filter(|e| e["event"] == "click" && e["cell"].is_null())

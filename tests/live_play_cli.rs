@@ -193,9 +193,9 @@ fn sliding_window(dir: &Path) -> Result<String, String> {
         return Err(format!("unclear message: {said}"));
     }
     wait_for(&mut g, Duration::from_secs(30))?;
-    let events = llk::game::read_log(&log).map_err(|e| format!("{e:#}"))?;
-    let (_, stats, _) =
-        llk::game::slide_window::slide_verdict(&events).map_err(|e| format!("{e:#}"))?;
+    let events = llk::game::read_log(&log).map_err(|e| llk::error::Chain(&e).to_string())?;
+    let (_, stats, _) = llk::game::slide_window::slide_verdict(&events)
+        .map_err(|e| llk::error::Chain(&e).to_string())?;
     if stats.clicks != 0 {
         return Err(format!("the sliding game counted clicks: {stats:?}"));
     }
@@ -280,9 +280,10 @@ fn gravity_found(dir: &Path) -> Result<String, String> {
     let out = text(&play.0.wait_with_output_ref());
     let _ = wait_for(&mut g, Duration::from_secs(10));
     drop(g);
-    let events = llk::game::read_log(&dir.join(log)).map_err(|e| format!("{e:#}"))?;
-    let (cleared, stats, _) =
-        llk::game::verdict(&events).map_err(|e| format!("{e:#}; play exited {status}: {out}"))?;
+    let events =
+        llk::game::read_log(&dir.join(log)).map_err(|e| llk::error::Chain(&e).to_string())?;
+    let (cleared, stats, _) = llk::game::verdict(&events)
+        .map_err(|e| format!("{}; play exited {status}: {out}", llk::error::Chain(&e)))?;
     if !cleared || stats.illegal != 0 || stats.outside != 0 || stats.empty != 0 {
         return Err(format!(
             "game: cleared={cleared} {stats:?}; play said: {out}"

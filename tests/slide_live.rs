@@ -137,7 +137,7 @@ fn run_case(case: &Case, dir: &Path) -> Result<String, String> {
         return Err(format!("the dry run failed: {dry}"));
     }
     let clicks_so_far = llk::game::read_log(&log)
-        .map_err(|e| format!("{e:#}"))?
+        .map_err(|e| llk::error::Chain(&e).to_string())?
         .iter()
         .filter(|e| e["event"] == "click")
         .count();
@@ -157,9 +157,9 @@ fn run_case(case: &Case, dir: &Path) -> Result<String, String> {
     // The game closes itself shortly after it is solved; give it time to log its end.
     let _ = wait_for(&mut game, Duration::from_secs(10));
     drop(game);
-    let events = llk::game::read_log(&log).map_err(|e| format!("{e:#}"))?;
-    let (solved, stats, board) =
-        llk::game::slide_window::slide_verdict(&events).map_err(|e| format!("{e:#}"))?;
+    let events = llk::game::read_log(&log).map_err(|e| llk::error::Chain(&e).to_string())?;
+    let (solved, stats, board) = llk::game::slide_window::slide_verdict(&events)
+        .map_err(|e| llk::error::Chain(&e).to_string())?;
     let summary = out
         .lines()
         .find(|l| l.starts_with("solved") || l.contains("error"))
@@ -239,7 +239,7 @@ fn user_takes_control(dir: &Path) -> Result<String, String> {
         return Err(format!("the player took {stopped_after:?} to stop"));
     }
     let solved = llk::game::read_log(&log)
-        .map_err(|e| format!("{e:#}"))?
+        .map_err(|e| llk::error::Chain(&e).to_string())?
         .iter()
         .any(|e| e["event"] == "solved");
     if solved {

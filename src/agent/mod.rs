@@ -18,9 +18,9 @@ pub mod stages;
 pub mod verify;
 
 pub use gravity_watch::GravityWatch;
-pub use play::{PlayError, PlayOptions, Player, Stop, Summary};
-pub use record::{read_session, Entry, SessionWriter, Timings};
-pub use replay::{replay_session, Check};
+pub use play::{PlayError, PlayFault, PlayOptions, Player, Stop, Summary};
+pub use record::{read_session, Entry, RecordError, SessionWriter, Timings};
+pub use replay::{replay_session, Check, ReplayError};
 pub use stages::{Blind, Brain, Eyes, FirstPair, Proposal, Seen};
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use image::RgbaImage;
 /// cells on a locked grid afterwards.
 #[derive(Clone, Debug, Default)]
 pub struct Vision {
+    /// Board size and search region hints passed to the reader.
     pub hints: Hints,
     /// The board reader (legacy pass chain, the stage reader, or `auto`). `Auto` becomes
     /// the reader that gave the first sure reading ([`read_auto`]), and stays for the game:
@@ -64,7 +65,9 @@ impl Eyes for Vision {
 /// the greedy order) is played instead, and the outcome says why the board is not cleared.
 #[derive(Clone, Copy, Debug)]
 pub struct Planner {
+    /// How the next pair is chosen.
     pub strategy: Strategy,
+    /// Most states the search may visit for one plan (no wall-clock limit, so plans replay identically).
     pub max_states: u64,
 }
 

@@ -14,15 +14,15 @@
 //! ([`GravityWatch`]).
 
 use super::gravity_watch::{GravityWatch, Observation};
-use super::record::{Entry, SessionWriter, Timings};
+use super::record::{Entry, RecordError, SessionWriter, Timings};
 use super::stages::{Blind, Brain, Eyes, Seen};
 use super::verify::{reaction, Reaction};
 use crate::board::{Board, Gravity, Link, Pos, Rules};
-use crate::capture::{Frame, FrameSource};
+use crate::capture::{CaptureError, Frame, FrameSource};
+use crate::error::Chain;
 use crate::geometry::{Grid, Side};
-use crate::input::{Clicker, Pace};
+use crate::input::{ClickError, Clicker, Pace};
 use crate::plan::Outcome;
-use anyhow::{bail, Result};
 use image::RgbaImage;
 use indicatif::ProgressBar;
 use std::fmt;
@@ -84,8 +84,11 @@ impl Default for PlayOptions {
 /// Why the loop stopped without an error.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stop {
+    /// The board is clear.
     Cleared,
+    /// `max_moves` moves were made.
     MaxMoves,
+    /// `timeout` passed.
     Timeout,
     /// Read and planned only.
     DryRun,
@@ -94,7 +97,9 @@ pub enum Stop {
     /// Tiles are left, no pair on the board as read can be removed, and the game did not
     /// change the board.
     NoMoves {
+        /// Tiles on the board as read.
         tiles_left: usize,
+        /// Why no pair can be removed, from the planner's outcome.
         why: String,
     },
     /// Clicks of planned moves removed nothing, `max_strikes` tries in a row.
@@ -121,11 +126,13 @@ impl Stop {
 /// What a session did.
 #[derive(Clone, Debug)]
 pub struct Summary {
+    /// Why the loop stopped.
     pub stop: Stop,
     /// Moves whose removal was seen on screen.
     pub moves: usize,
     /// Pairs gone since the first reading.
     pub pairs_cleared: usize,
+    /// Pairs on the board at the first reading.
     pub total_pairs: usize,
     /// Retries of lost clicks.
     pub retries: usize,
@@ -133,6 +140,7 @@ pub struct Summary {
     pub replans: usize,
     /// The gravity played with: given, found, or still being found.
     pub gravity: GravityWatch,
+    /// Where the session's time went, µs.
     pub timings: Timings,
     /// How the clicks were paced (live clickers).
     pub pace: Option<Pace>,
@@ -167,21 +175,59 @@ impl Summary {
     }
 }
 
+/// What stopped the play loop with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayFault {
+    /// No frame to be had: the window vanished, the recording ended.
+    #[error(transparent)]
+    Capture(#[from] CaptureError),
+    /// A click failed, or the user took the mouse back.
+    #[error(transparent)]
+    Click(#[from] ClickError),
+    /// The session could not be recorded.
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    /// A cell's centre lies outside the window's client area (never clicked).
+    #[error(
+        "refusing to click cell {cell} at screen ({}, {}): outside the window's client area at ({}, {}) {}x{}",
+        at.0, at.1, origin.0, origin.1, size.0, size.1
+    )]
+    OffWindow {
+        /// The cell.
+        cell: Pos,
+        /// Its centre on the screen, pixels.
+        at: (i32, i32),
+        /// The client area's top-left corner on the screen, pixels.
+        origin: (i32, i32),
+        /// The client area's width and height, pixels.
+        size: (u32, u32),
+    },
+}
+
+type Result<T> = std::result::Result<T, PlayFault>;
+
 /// Play stopped on an error (the window vanished, the user took the mouse, a click would
 /// have left the window), with what had been done until then.
 #[derive(Debug)]
 pub struct PlayError {
-    pub cause: anyhow::Error,
+    /// What stopped the loop.
+    pub cause: PlayFault,
+    /// What the loop had done until then.
     pub summary: Box<Summary>,
 }
 
 impl fmt::Display for PlayError {
+    /// The cause with its own causes, then the progress: "user took control (after 3
+    /// moves, 3/24 pairs cleared)".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = &self.summary;
         write!(
             f,
-            "{:#} (after {} moves, {}/{} pairs cleared)",
-            self.cause, s.moves, s.pairs_cleared, s.total_pairs
+            "{} (after {} moves, {}/{} pairs cleared)",
+            Chain(&self.cause),
+            s.moves,
+            s.pairs_cleared,
+            s.total_pairs
         )
     }
 }
@@ -190,14 +236,21 @@ impl std::error::Error for PlayError {}
 
 /// The loop's stages and state.
 pub struct Player<'a> {
+    /// Where frames come from.
     pub source: &'a mut dyn FrameSource,
+    /// Where clicks go.
     pub clicker: &'a mut dyn Clicker,
+    /// Frame → board.
     pub eyes: &'a mut dyn Eyes,
+    /// Board → moves.
     pub brain: &'a mut dyn Brain,
+    /// Records every frame and decision when given.
     pub recorder: Option<&'a mut SessionWriter>,
+    /// Shows the pairs cleared (hidden in tests and examples).
     pub progress: ProgressBar,
     /// Told what the loop finds on the way ("gravity: down (found after 2 removals)").
     pub notes: &'a mut dyn FnMut(&str),
+    /// How the loop plays: rules, limits, timings.
     pub options: PlayOptions,
 }
 
@@ -325,7 +378,7 @@ impl Player<'_> {
         run.s.grid = run.grid;
         let reason = match &out {
             Ok(stop) => stop.word(),
-            Err(e) => format!("error: {e:#}"),
+            Err(e) => format!("error: {}", Chain(e)),
         };
         let end = Entry::End {
             reason,
@@ -334,7 +387,7 @@ impl Player<'_> {
             timings: run.t,
         };
         let logged = match run.p.recorder.as_deref_mut() {
-            Some(rec) => rec.entry(&end),
+            Some(rec) => rec.entry(&end).map_err(PlayFault::from),
             None => Ok(()),
         };
         let stop = match (out, logged) {
@@ -1073,13 +1126,12 @@ fn screen_point(frame: &Frame, grid: &Grid, cell: Pos) -> Result<(i32, i32)> {
     let (cx, cy) = grid.center(cell);
     let (sx, sy) = frame.to_screen(cx, cy);
     if !frame.contains_screen(sx, sy) || grid.cell_at(cx, cy) != Some(cell) {
-        bail!(
-            "refusing to click cell {cell} at screen ({sx}, {sy}): outside the window's client area at ({}, {}) {}x{}",
-            frame.origin.0,
-            frame.origin.1,
-            frame.image.width(),
-            frame.image.height()
-        );
+        return Err(PlayFault::OffWindow {
+            cell,
+            at: (sx, sy),
+            origin: frame.origin,
+            size: frame.image.dimensions(),
+        });
     }
     Ok((sx, sy))
 }

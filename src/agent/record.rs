@@ -9,7 +9,6 @@
 use crate::board::{Board, Gravity, Link, Pos, Rules};
 use crate::capture::Frame;
 use crate::geometry::Grid;
-use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::hash_map::DefaultHasher;
 use std::fs::File;
@@ -26,17 +25,106 @@ const QUEUE: usize = 32;
 /// The log's name inside a session folder.
 pub const LOG_NAME: &str = "session.jsonl";
 
+/// Why a session could not be recorded or read back.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The session folder could not be created.
+    #[error("creating the session folder {}", dir.display())]
+    CreateDir {
+        /// The folder.
+        dir: PathBuf,
+        /// What the file system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The folder already holds a session log.
+    #[error("{} already holds a recorded session; choose an empty folder", dir.display())]
+    AlreadyRecorded {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// A file of the session could not be created.
+    #[error("creating {}", path.display())]
+    Create {
+        /// The file.
+        path: PathBuf,
+        /// What the file system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The thread that saves frames could not be started.
+    #[error("starting the session writer thread")]
+    Spawn(#[source] std::io::Error),
+    /// The thread that saves frames panicked.
+    #[error("the session writer thread panicked")]
+    WriterPanicked,
+    /// A frame came after [`SessionWriter::finish`].
+    #[error("the session recording was already finished")]
+    Finished,
+    /// A log line could not be written.
+    #[error("writing the session log")]
+    WriteLog(#[source] std::io::Error),
+    /// A frame could not be saved as a PNG.
+    #[error("saving {}", path.display())]
+    SavePng {
+        /// The PNG file.
+        path: PathBuf,
+        /// The encoder's error.
+        #[source]
+        source: image::ImageError,
+    },
+    /// The folder has no session log.
+    #[error("{}: not a recorded session (no {LOG_NAME})", dir.display())]
+    NoLog {
+        /// The folder.
+        dir: PathBuf,
+        /// What the file system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The session log could not be read.
+    #[error("reading {}", path.display())]
+    ReadLog {
+        /// The log file.
+        path: PathBuf,
+        /// What the file system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A log line is not a session entry.
+    #[error("{} line {line}: not a session entry", path.display())]
+    BadEntry {
+        /// The log file.
+        path: PathBuf,
+        /// The line's number, from 1.
+        line: usize,
+        /// What the JSON reader said.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A board in the log is not a board.
+    #[error("bad board in the session log")]
+    BadBoard(#[source] crate::board::ParseError),
+}
+
+type Result<T> = std::result::Result<T, RecordError>;
+
 /// Time spent per activity, in microseconds; where a live game's time goes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Timings {
+    /// Capturing frames.
     pub capture: u64,
+    /// Reading boards from frames.
     pub read: u64,
+    /// Planning moves.
     pub plan: u64,
+    /// Clicking, the button holds and gaps included.
     pub click: u64,
     /// Writing frames and log lines (only when recording).
     pub record: u64,
     /// Everything else: sleeping between polls while the game reacts.
     pub wait: u64,
+    /// The whole session.
     pub total: u64,
 }
 
@@ -46,9 +134,13 @@ pub struct Timings {
 pub enum Entry {
     /// The settings a replay needs to redo the decisions.
     Start {
+        /// The rules played by.
         rules: Rules,
+        /// The planner's name (`Brain::name`), which replay looks up.
         brain: String,
+        /// The title of the window played.
         window: String,
+        /// The llk version that recorded the session.
         version: String,
         /// The board reader the session was played with (`legacy` or `general`); a session
         /// without it was played with the legacy reader.
@@ -58,62 +150,102 @@ pub enum Entry {
     /// A captured frame: its PNG (shared with the previous frame when identical) and where
     /// the window was.
     Frame {
+        /// The frame's number, from 0.
         index: usize,
+        /// The PNG's name inside the session folder.
         file: String,
+        /// Screen position of the frame's top-left pixel.
         origin: (i32, i32),
+        /// Milliseconds since the session started.
         t_ms: u64,
     },
     /// A board read from frame `frame`; `locked` says the grid was given, not found.
     Read {
+        /// The frame read.
         frame: usize,
+        /// Whether the grid was given (locked) rather than found.
         locked: bool,
+        /// The grid read on.
         grid: Grid,
+        /// The board's rows in text form.
         board: Vec<String>,
+        /// Cells the reader doubts.
         unsure: Vec<Pos>,
+        /// Reading time, µs.
         micros: u64,
     },
     /// A frame that gave no board, and why.
     Blind {
+        /// The frame read.
         frame: usize,
+        /// Whether the grid was given (locked) rather than found.
         locked: bool,
+        /// Whether the refusal was for a link or removal being drawn.
         animation: bool,
+        /// The reader's refusal.
         message: String,
     },
     /// The moves chosen for the board read from `frame`, under gravity `gravity` (the mode
     /// believed at the time when the bot finds it; absent in sessions that predate that:
     /// the start line's rules then hold).
     Plan {
+        /// The frame whose reading was planned.
         frame: usize,
+        /// The board planned, rows in text form.
         board: Vec<String>,
+        /// The planner's outcome (`cleared`, `stuck`, `unsolvable`, `gave-up`).
         outcome: String,
+        /// The moves in play order.
         moves: Vec<Link>,
+        /// Planning time, µs.
         micros: u64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        /// The gravity planned under.
         gravity: Option<Gravity>,
     },
     /// A click on `cell`, selected before the bot's first click, to deselect it.
-    Deselect { cell: Pos, click: (i32, i32) },
+    Deselect {
+        /// The selected tile.
+        cell: Pos,
+        /// The screen point clicked.
+        click: (i32, i32),
+    },
     /// Clicks made for move `n` (attempt 0 is the first try), screen coordinates.
     Move {
+        /// The move's number, from 1.
         n: usize,
+        /// The try: 0 first, then retries.
         attempt: u32,
+        /// The pair and its path.
         link: Link,
+        /// The board expected after the removal, rows in text form.
         expect: Vec<String>,
+        /// The screen points clicked.
         clicks: Vec<(i32, i32)>,
     },
     /// How move `n` turned out, judged on frame `frame`: "predicted" (the board the plan
-    /// expected), "changed" (another board: re-plan), "retry:<what>", "no-effect", "stale".
+    /// expected), "changed" (another board: re-plan), "retry:WHAT", "no-effect", "stale".
     Verify {
+        /// The move's number.
         n: usize,
+        /// The frame judged on.
         frame: usize,
+        /// The verdict (see above).
         result: String,
+        /// Frames polled until the verdict.
         polls: u32,
+        /// Time until the verdict, µs.
         micros: u64,
     },
+    /// The session's last line.
     End {
+        /// Why it ended: a [`super::Stop`] word, or `error: ` and the error.
         reason: String,
+        /// Moves whose removal was seen.
         moves: usize,
+        /// Pairs gone since the first reading.
         pairs_cleared: usize,
+        /// Where the time went.
         timings: Timings,
     },
 }
@@ -133,18 +265,23 @@ impl SessionWriter {
     /// Creates `dir` (and parents) and its log; refuses a folder that already holds a
     /// session, so a recording is never silently mixed with an older one.
     pub fn create(dir: &Path) -> Result<Self> {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("creating the session folder {}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|source| RecordError::CreateDir {
+            dir: dir.to_path_buf(),
+            source,
+        })?;
         let log_path = dir.join(LOG_NAME);
         if log_path.exists() {
-            anyhow::bail!(
-                "{} already holds a recorded session; choose an empty folder",
-                dir.display()
-            );
+            return Err(RecordError::AlreadyRecorded {
+                dir: dir.to_path_buf(),
+            });
         }
-        let log = BufWriter::new(
-            File::create(&log_path).with_context(|| format!("creating {}", log_path.display()))?,
-        );
+        let log =
+            BufWriter::new(
+                File::create(&log_path).map_err(|source| RecordError::Create {
+                    path: log_path.clone(),
+                    source,
+                })?,
+            );
         let (queue, frames) = sync_channel::<(image::RgbaImage, PathBuf)>(QUEUE);
         // Saves frames in order and stops at the first error, which `finish` (or the next
         // `frame` call, when the thread has gone) reports.
@@ -156,7 +293,7 @@ impl SessionWriter {
                 }
                 Ok(())
             })
-            .context("starting the session writer thread")?;
+            .map_err(RecordError::Spawn)?;
         Ok(SessionWriter {
             dir: dir.to_path_buf(),
             log,
@@ -171,9 +308,7 @@ impl SessionWriter {
     pub fn finish(&mut self) -> Result<()> {
         self.queue = None;
         match self.writer.take() {
-            Some(w) => w
-                .join()
-                .map_err(|_| anyhow::anyhow!("the session writer thread panicked"))?,
+            Some(w) => w.join().map_err(|_| RecordError::WriterPanicked)?,
             None => Ok(()),
         }
     }
@@ -204,7 +339,7 @@ impl SessionWriter {
                 if !sent {
                     // The writer stopped: its error says why.
                     self.finish()?;
-                    anyhow::bail!("the session recording was already finished");
+                    return Err(RecordError::Finished);
                 }
                 self.last = Some((hash, file.clone()));
                 file
@@ -221,10 +356,11 @@ impl SessionWriter {
 
     /// Appends one log line.
     pub fn entry(&mut self, e: &Entry) -> Result<()> {
-        serde_json::to_writer(&mut self.log, e)?;
-        self.log.write_all(b"\n")?;
-        self.log.flush().context("writing the session log")?;
-        Ok(())
+        serde_json::to_writer(&mut self.log, e).map_err(|e| RecordError::WriteLog(e.into()))?;
+        self.log
+            .write_all(b"\n")
+            .and_then(|()| self.log.flush())
+            .map_err(RecordError::WriteLog)
     }
 }
 
@@ -241,7 +377,10 @@ impl Drop for SessionWriter {
 fn save_png(img: &image::RgbaImage, path: &Path) -> Result<()> {
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     use image::ImageEncoder;
-    let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let file = File::create(path).map_err(|source| RecordError::Create {
+        path: path.to_path_buf(),
+        source,
+    })?;
     PngEncoder::new_with_quality(
         BufWriter::new(file),
         CompressionType::Best,
@@ -253,23 +392,33 @@ fn save_png(img: &image::RgbaImage, path: &Path) -> Result<()> {
         img.height(),
         image::ExtendedColorType::Rgba8,
     )
-    .with_context(|| format!("saving {}", path.display()))
+    .map_err(|source| RecordError::SavePng {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Reads a session log back, with a one-line error naming the bad line.
 pub fn read_session(dir: &Path) -> Result<Vec<Entry>> {
     let path = dir.join(LOG_NAME);
-    let f = File::open(&path)
-        .with_context(|| format!("{}: not a recorded session (no {LOG_NAME})", dir.display()))?;
+    let f = File::open(&path).map_err(|source| RecordError::NoLog {
+        dir: dir.to_path_buf(),
+        source,
+    })?;
     let mut out = Vec::new();
     for (i, line) in BufReader::new(f).lines().enumerate() {
-        let line = line.with_context(|| format!("reading {}", path.display()))?;
+        let line = line.map_err(|source| RecordError::ReadLog {
+            path: path.clone(),
+            source,
+        })?;
         if line.trim().is_empty() {
             continue;
         }
         out.push(
-            serde_json::from_str(&line).with_context(|| {
-                format!("{} line {}: not a session entry", path.display(), i + 1)
+            serde_json::from_str(&line).map_err(|source| RecordError::BadEntry {
+                path: path.clone(),
+                line: i + 1,
+                source,
             })?,
         );
     }
@@ -278,5 +427,5 @@ pub fn read_session(dir: &Path) -> Result<Vec<Entry>> {
 
 /// Board rows to a board, for log entries (which hold the text form).
 pub fn board_of(rows: &[String]) -> Result<Board> {
-    Board::from_rows(rows).map_err(|e| anyhow::anyhow!("bad board in the session log: {e}"))
+    Board::from_rows(rows).map_err(RecordError::BadBoard)
 }

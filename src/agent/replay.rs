@@ -4,19 +4,63 @@
 //! A replay that passes means the recorded decisions follow from the pixels alone, so a
 //! change to vision or planning that alters any decision shows up as a failing step.
 
-use super::record::{board_of, read_session, Entry};
+use super::record::{board_of, read_session, Entry, RecordError};
 use super::stages::{Blind, Brain, Eyes, Seen};
 use crate::board::{Pos, Rules};
-use anyhow::{bail, Result};
+use crate::capture::ImageLoadError;
 use std::collections::HashMap;
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
+
+/// Why a recorded session cannot be replayed at all (a decision that replays differently
+/// is a failing [`Check`], not an error).
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// The log could not be read, or holds a bad board.
+    #[error(transparent)]
+    Session(#[from] RecordError),
+    /// A frame's file is not a plain name inside the session folder.
+    #[error("{}: frame {index} names {file:?}, which is not a file in the session folder", dir.display())]
+    FrameOutside {
+        /// The session folder.
+        dir: PathBuf,
+        /// The frame's index.
+        index: usize,
+        /// The file the log names.
+        file: String,
+    },
+    /// The log's first line is not its start entry.
+    #[error("{}: the session log does not begin with a start line", dir.display())]
+    NoStart {
+        /// The session folder.
+        dir: PathBuf,
+    },
+    /// An entry names a frame before the frame's own entry.
+    #[error("frame {0} is used before it is logged")]
+    FrameUnlogged(usize),
+    /// A frame's file could not be loaded.
+    #[error(transparent)]
+    Image(#[from] ImageLoadError),
+    /// A move is verified before the move's own entry.
+    #[error("move {0} is verified before it is logged")]
+    VerifiedUnlogged(usize),
+    /// The log has no reading, plan or verification to check.
+    #[error("{}: the session has no recorded decisions", dir.display())]
+    NoDecisions {
+        /// The session folder.
+        dir: PathBuf,
+    },
+}
+
+type Result<T> = std::result::Result<T, ReplayError>;
 
 /// The verdict on one recorded decision.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Check {
     /// The step, e.g. "read frame 3", "plan frame 3", "move 2 -> frame 9".
     pub step: String,
+    /// Whether the decision replays the same.
     pub ok: bool,
+    /// What was compared, or how the replay differs.
     pub detail: String,
 }
 
@@ -41,10 +85,11 @@ fn shape_checks(dir: &Path, entries: &[Entry]) -> Result<Vec<Check>> {
             continue;
         };
         if !inside_session(file) {
-            bail!(
-                "{}: frame {index} names {file:?}, which is not a file in the session folder",
-                dir.display()
-            );
+            return Err(ReplayError::FrameOutside {
+                dir: dir.to_path_buf(),
+                index: *index,
+                file: file.clone(),
+            });
         }
         if *index != next {
             checks.push(Check {
@@ -94,10 +139,11 @@ pub fn replay_session(
     let entries = read_session(dir)?;
     let rules: Rules = match entries.first() {
         Some(Entry::Start { rules, .. }) => *rules,
-        _ => bail!(
-            "{}: the session log does not begin with a start line",
-            dir.display()
-        ),
+        _ => {
+            return Err(ReplayError::NoStart {
+                dir: dir.to_path_buf(),
+            })
+        }
     };
     let mut files: HashMap<usize, String> = HashMap::new();
     let mut expect: HashMap<usize, Vec<String>> = HashMap::new();
@@ -106,10 +152,8 @@ pub fn replay_session(
     // The grid of the latest reading: the locked grid a later blind frame was read with.
     let mut last_grid = None;
     let load = |files: &HashMap<usize, String>, frame: usize| {
-        let file = files
-            .get(&frame)
-            .ok_or_else(|| anyhow::anyhow!("frame {frame} is used before it is logged"))?;
-        crate::vision::load_image(&dir.join(file))
+        let file = files.get(&frame).ok_or(ReplayError::FrameUnlogged(frame))?;
+        Ok::<_, ReplayError>(ImageLoadError::load(&dir.join(file))?)
     };
     for e in &entries {
         match e {
@@ -195,7 +239,7 @@ pub fn replay_session(
                 n, frame, result, ..
             } if result == "predicted" => {
                 let Some(rows) = expect.get(n) else {
-                    bail!("move {n} is verified before it is logged");
+                    return Err(ReplayError::VerifiedUnlogged(*n));
                 };
                 let want = board_of(rows)?;
                 let img = load(&files, *frame)?;
@@ -256,7 +300,9 @@ pub fn replay_session(
         }
     }
     if checks.len() == shape {
-        bail!("{}: the session has no recorded decisions", dir.display());
+        return Err(ReplayError::NoDecisions {
+            dir: dir.to_path_buf(),
+        });
     }
     Ok(checks)
 }

@@ -2,14 +2,14 @@
 //! FrameSource + Clicker, with faults (lost clicks, reshuffles, gravity, a moving window)
 //! injected, and exact eyes so that only the loop's own logic is under test.
 
-use super::play::{PlayError, PlayOptions, Player, Stop, Summary};
+use super::play::{PlayError, PlayFault, PlayOptions, Player, Stop, Summary};
 use super::record::{read_session, Entry, SessionWriter};
 use super::stages::{Blind, Brain, Eyes, FirstPair, Proposal, Seen};
 use crate::board::{removable_pairs, Board, Cell, Gravity, Link, Pos, Rules};
-use crate::capture::{Frame, FrameSource};
+use crate::capture::{CaptureError, Frame, FrameSource};
 use crate::game::{Game, GameConfig, Stats};
 use crate::geometry::Grid;
-use crate::input::{ClickPacer, Clicker, Pace};
+use crate::input::{ClickError, ClickPacer, Clicker, Pace};
 use crate::plan::Outcome;
 use crate::render::{RenderSpec, Renderer};
 use image::RgbaImage;
@@ -84,11 +84,11 @@ impl Sim {
 struct Shared(Rc<RefCell<Sim>>);
 
 impl FrameSource for Shared {
-    fn frame(&mut self) -> anyhow::Result<Frame> {
+    fn frame(&mut self) -> Result<Frame, CaptureError> {
         let mut s = self.0.borrow_mut();
         if let Some(n) = &mut s.frames_left {
             if *n == 0 {
-                anyhow::bail!("the window was closed");
+                return Err(CaptureError::Closed);
             }
             *n -= 1;
         }
@@ -108,7 +108,7 @@ impl FrameSource for Shared {
 }
 
 impl Clicker for Shared {
-    fn click(&mut self, x: i32, y: i32) -> anyhow::Result<()> {
+    fn click(&mut self, x: i32, y: i32) -> Result<(), ClickError> {
         let mut s = self.0.borrow_mut();
         s.pointer = (x, y);
         s.clicks += 1;
@@ -126,14 +126,14 @@ impl Clicker for Shared {
         Ok(())
     }
 
-    fn in_control(&self) -> anyhow::Result<()> {
+    fn in_control(&self) -> Result<(), ClickError> {
         if self.0.borrow().taken {
-            anyhow::bail!("user took control");
+            return Err(ClickError::UserTookControl { moved: None });
         }
         Ok(())
     }
 
-    fn park(&mut self, x: i32, y: i32) -> anyhow::Result<bool> {
+    fn park(&mut self, x: i32, y: i32) -> Result<bool, ClickError> {
         self.0.borrow_mut().pointer = (x, y);
         Ok(true)
     }
@@ -867,6 +867,13 @@ fn a_user_taking_the_mouse_stops_a_bot_that_is_only_watching() {
     let p = play_with(setup, Some(&mut eyes), &mut FirstPair, None);
     let err = p.result.expect_err("the user took the mouse");
     assert!(err.to_string().contains("user took control"), "{err}");
+    assert!(
+        matches!(
+            err.cause,
+            PlayFault::Click(ClickError::UserTookControl { .. })
+        ),
+        "{err:?}"
+    );
     assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
     assert_eq!(p.stats.clicks, 0);
 }

@@ -16,6 +16,7 @@ use std::fmt;
 pub struct Seen {
     /// Where the cells are, in frame pixels.
     pub grid: Grid,
+    /// The cells read.
     pub board: Board,
     /// Cells the reader doubts.
     pub unsure: Vec<Pos>,

@@ -12,10 +12,15 @@ use std::str::FromStr;
 #[serde(rename_all = "kebab-case")]
 pub enum Gravity {
     #[default]
+    /// Tiles stay where they are.
     None,
+    /// Tiles close up toward the bottom row.
     Down,
+    /// Tiles close up toward the top row.
     Up,
+    /// Tiles close up toward the left column.
     Left,
+    /// Tiles close up toward the right column.
     Right,
     /// In each column, rows `0..R/2` close up downward and rows `R/2..R` upward.
     CenterV,

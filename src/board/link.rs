@@ -13,11 +13,14 @@ use serde::{Deserialize, Serialize};
 /// board: row -1 or `rows`, col -1 or `cols`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct Point {
+    /// Row; -1 or `rows` on the ring.
     pub row: i32,
+    /// Column; -1 or `cols` on the ring.
     pub col: i32,
 }
 
 impl Point {
+    /// The corner at (`row`, `col`).
     pub const fn new(row: i32, col: i32) -> Self {
         Point { row, col }
     }
@@ -33,8 +36,11 @@ impl From<Pos> for Point {
 /// every corner in between (2 to 4 points), so it can be drawn and checked.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct Link {
+    /// The first tile.
     pub a: Pos,
+    /// The second tile.
     pub b: Pos,
+    /// Corners from `a` to `b`, both ends included.
     pub path: Vec<Point>,
 }
 

@@ -24,9 +24,11 @@ pub use link::{
 /// parse/print round trip with its letters unchanged.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Cell {
+    /// Nothing: links pass through.
     Empty,
     /// Never removed, never passed through, never moved by gravity (crates, stones, locks).
     Obstacle,
+    /// A tile of a type, the ASCII char of its text form.
     Tile(u8),
 }
 
@@ -40,10 +42,12 @@ impl Cell {
         }
     }
 
+    /// Whether the cell is empty.
     pub fn is_empty(self) -> bool {
         self == Cell::Empty
     }
 
+    /// Whether the cell holds a tile.
     pub fn is_tile(self) -> bool {
         matches!(self, Cell::Tile(_))
     }
@@ -52,11 +56,14 @@ impl Cell {
 /// A cell on the board, 0-based.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Pos {
+    /// Row, from the top.
     pub row: usize,
+    /// Column, from the left.
     pub col: usize,
 }
 
 impl Pos {
+    /// The cell at `row`, `col`.
     pub const fn new(row: usize, col: usize) -> Self {
         Pos { row, col }
     }
@@ -91,8 +98,11 @@ impl Default for Rules {
 /// user can find the offending char in their file.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ParseError {
+    /// Line of the text, from 1.
     pub line: usize,
+    /// Column (char) in the line, from 1.
     pub col: usize,
+    /// What is wrong there.
     pub message: String,
 }
 
@@ -223,10 +233,12 @@ impl Board {
         Board::parse(&text.join("\n"))
     }
 
+    /// Number of rows.
     pub fn rows(&self) -> usize {
         self.rows
     }
 
+    /// Number of columns.
     pub fn cols(&self) -> usize {
         self.cols
     }
@@ -250,6 +262,7 @@ impl Board {
     }
 
     #[inline]
+    /// Puts `cell` at `p`. Panics when `p` is off the board, as [`Board::get`] does.
     pub fn set(&mut self, p: Pos, cell: Cell) {
         debug_assert!(p.row < self.rows && p.col < self.cols, "{p} off the board");
         self.cells[p.row * self.cols + p.col] = cell;

@@ -30,12 +30,16 @@ impl fmt::Display for WindowQuery {
 pub enum ChooseError {
     /// No visible window matches; `windows` are all the visible ones.
     NoMatch {
+        /// What was asked for.
         query: WindowQuery,
+        /// Every visible window.
         windows: Vec<WindowInfo>,
     },
     /// Several windows match equally well.
     Several {
+        /// What was asked for.
         query: WindowQuery,
+        /// The windows that match equally well.
         matches: Vec<WindowInfo>,
     },
     /// The window with this id is minimized: nothing of it can be captured.

@@ -274,7 +274,11 @@ struct TablesArg {
 
 /// Pattern tables of a named partition (see `--partition`).
 fn tables_for(width: usize, height: usize, name: &str) -> Result<Arc<PatternDb>> {
-    PatternDb::for_patterns(width, height, pdb::partition(width, height, name)?)
+    Ok(PatternDb::for_patterns(
+        width,
+        height,
+        pdb::partition(width, height, name)?,
+    )?)
 }
 
 fn pdb_cmd(a: PdbArgs) -> Result<()> {

@@ -17,10 +17,13 @@ use serde::Serialize;
 /// in the bot's way.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameConfig {
+    /// Board rows.
     pub rows: usize,
+    /// Board columns.
     pub cols: usize,
     /// Number of distinct tile pictures; pairs are spread evenly over them.
     pub types: usize,
+    /// Gravity and whether links may run outside the board.
     pub rules: Rules,
     /// Seeds the board and every reshuffle, so a game can be replayed exactly.
     pub seed: u64,
@@ -121,60 +124,88 @@ pub enum Event {
     /// A press of the left button at window pixel (x, y), and the board cell under it
     /// (`None`: outside the board, which a bot must never do).
     Click {
+        /// Window x, pixels.
         x: f32,
+        /// Window y, pixels.
         y: f32,
+        /// The cell under the press.
         cell: Option<Pos>,
     },
     /// A press while a removal was still animating: ignored.
     Busy {
+        /// The cell under the press.
         cell: Option<Pos>,
     },
     /// A press on an empty or obstacle cell: drops the selection.
     EmptyCell {
+        /// The cell pressed.
         cell: Pos,
     },
+    /// A tile selected, with none selected before.
     Select {
+        /// The tile.
         cell: Pos,
     },
+    /// The selected tile pressed again: no tile selected now.
     Deselect {
+        /// The tile.
         cell: Pos,
     },
     /// Two tiles that cannot be removed together; the second becomes the selection.
     Illegal {
+        /// The tile selected before.
         a: Pos,
+        /// The tile pressed.
         b: Pos,
+        /// Why they cannot be removed.
         reason: String,
     },
     /// A legal pair: its link is shown until the removal.
     Matched {
+        /// The pair and its path.
         link: Link,
     },
     /// The pair is gone and gravity has been applied; `board` is what is left.
     Removed {
+        /// The first tile removed.
         a: Pos,
+        /// The second tile removed.
         b: Pos,
+        /// The board's rows in text form.
         board: Vec<String>,
     },
+    /// The tiles were reshuffled.
     Shuffle {
+        /// Why.
         reason: ShuffleReason,
+        /// The board's rows after the shuffle, in text form.
         board: Vec<String>,
     },
     /// A reshuffle found no arrangement with a removable pair (tiny, blocked boards).
     Stuck {
+        /// The board's rows in text form.
         board: Vec<String>,
     },
+    /// The last pair is gone.
     Cleared,
 }
 
 /// Running totals, for the log's final line and the tests' verdict.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize)]
 pub struct Stats {
+    /// Presses of the left button.
     pub clicks: u32,
+    /// Presses outside the board.
     pub outside: u32,
+    /// Presses on empty or obstacle cells.
     pub empty: u32,
+    /// Presses while a removal was animating.
     pub busy: u32,
+    /// Pairs pressed that cannot be removed together.
     pub illegal: u32,
+    /// Pairs removed.
     pub removed: u32,
+    /// Reshuffles.
     pub shuffles: u32,
 }
 

@@ -17,4 +17,7 @@ pub mod window;
 
 pub use logic::{ConfigError, Event, Game, GameConfig, ShuffleReason, Stats};
 #[cfg(feature = "live")]
+pub use shell::{GameLogError, WindowError};
+pub use slide::SlideConfigError;
+#[cfg(feature = "live")]
 pub use window::{read_log, run, verdict, Outcome, WindowConfig};

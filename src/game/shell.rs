@@ -2,14 +2,83 @@
 //! detection, and the JSON-lines event log. Each game's loop keeps only its own rules,
 //! drawing and events.
 
-use anyhow::{Context, Result};
 use image::RgbaImage;
 use minifb::{Key, MouseButton, MouseMode, Window, WindowOptions};
 use serde::Serialize;
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// Why a practice window could not be run.
+#[derive(Debug, thiserror::Error)]
+pub enum WindowError {
+    /// The Lianliankan game's settings.
+    #[error(transparent)]
+    Config(#[from] super::logic::ConfigError),
+    /// The sliding game's settings.
+    #[error(transparent)]
+    SlideConfig(#[from] super::slide::SlideConfigError),
+    /// The look asked for does not fit the board.
+    #[error(transparent)]
+    Spec(#[from] crate::render::SpecError),
+    /// The event log could not be created.
+    #[error("creating the event log {}", path.display())]
+    CreateLog {
+        /// The log file.
+        path: PathBuf,
+        /// What the file system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// An event could not be written to the log.
+    #[error("writing the event log")]
+    WriteLog(#[source] std::io::Error),
+    /// The window could not be opened.
+    #[error("opening a {w}x{h} game window (is DISPLAY set?)")]
+    Open {
+        /// Width, pixels.
+        w: u32,
+        /// Height, pixels.
+        h: u32,
+        /// The window library's error.
+        #[source]
+        source: minifb::Error,
+    },
+    /// A frame could not be shown.
+    #[error("drawing the game window")]
+    Draw(#[source] minifb::Error),
+}
+
+type Result<T> = std::result::Result<T, WindowError>;
+
+/// Why a game's event log gives no verdict.
+#[derive(Debug, thiserror::Error)]
+pub enum GameLogError {
+    /// The log could not be read.
+    #[error("reading the game log {}", path.display())]
+    Read {
+        /// The log file.
+        path: PathBuf,
+        /// What the file system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A line is not JSON.
+    #[error("{} line {line}: not JSON", path.display())]
+    NotJson {
+        /// The log file.
+        path: PathBuf,
+        /// The line's number, from 1.
+        line: usize,
+        /// What the JSON reader said.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The log has no final line: the game was killed before it finished.
+    #[error("the game log has no \"end\" line: the game did not finish")]
+    NoEnd,
+}
 
 /// The event log, one JSON object per line, flushed each line so a killed game still leaves
 /// a readable log (the end-to-end tests judge the bot by it, not by the bot's own account).
@@ -19,20 +88,22 @@ impl EventLog {
     /// A log written to `path`, or one that drops everything when there is none.
     pub(super) fn create(path: Option<&Path>) -> Result<EventLog> {
         Ok(EventLog(match path {
-            Some(p) => {
-                Some(BufWriter::new(File::create(p).with_context(|| {
-                    format!("creating the event log {}", p.display())
-                })?))
-            }
+            Some(p) => Some(BufWriter::new(File::create(p).map_err(|source| {
+                WindowError::CreateLog {
+                    path: p.to_path_buf(),
+                    source,
+                }
+            })?)),
             None => None,
         }))
     }
 
     pub(super) fn write(&mut self, value: &impl Serialize) -> Result<()> {
         if let Some(w) = &mut self.0 {
-            serde_json::to_writer(&mut *w, value)?;
-            w.write_all(b"\n")?;
-            w.flush()?;
+            serde_json::to_writer(&mut *w, value).map_err(|e| WindowError::WriteLog(e.into()))?;
+            w.write_all(b"\n")
+                .and_then(|()| w.flush())
+                .map_err(WindowError::WriteLog)?;
         }
         Ok(())
     }
@@ -55,7 +126,7 @@ impl Shell {
         position: Option<(i32, i32)>,
     ) -> Result<Shell> {
         let mut window = Window::new(title, w as usize, h as usize, WindowOptions::default())
-            .with_context(|| format!("opening a {w}x{h} game window (is DISPLAY set?)"))?;
+            .map_err(|source| WindowError::Open { w, h, source })?;
         window.set_target_fps(60);
         if let Some((x, y)) = position {
             window.set_position(x as isize, y as isize);
@@ -119,6 +190,6 @@ impl Shell {
         let (w, h) = self.size;
         self.window
             .update_with_buffer(&self.buffer, w, h)
-            .context("drawing the game window")
+            .map_err(WindowError::Draw)
     }
 }

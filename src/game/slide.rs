@@ -10,8 +10,7 @@
 use crate::geometry::Grid;
 use crate::render::font;
 use crate::render::paint::{self, Rgb};
-use crate::slide::{Dir, Goal, Puzzle};
-use anyhow::{bail, Result};
+use crate::slide::{Dir, Goal, Puzzle, PuzzleError};
 use image::RgbaImage;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -47,19 +46,35 @@ impl Default for SlideConfig {
     }
 }
 
+/// Why a sliding game cannot be dealt.
+#[derive(Debug, thiserror::Error)]
+pub enum SlideConfigError {
+    /// A side outside 2..=8.
+    #[error("sliding board {name} {value}: must be 2..=8")]
+    Side {
+        /// "rows" or "cols".
+        name: &'static str,
+        /// The side asked for.
+        value: usize,
+    },
+    /// A tile side outside 24..=200 px.
+    #[error("tile size {0} px: must be 24..=200 (digits need room)")]
+    Tile(u32),
+    /// The scramble is not a board.
+    #[error(transparent)]
+    Puzzle(#[from] PuzzleError),
+}
+
 impl SlideConfig {
     /// Checks the board and tile sizes before a window is opened for them.
-    pub fn validate(&self) -> Result<()> {
-        for (name, v) in [("rows", self.rows), ("cols", self.cols)] {
-            if !(2..=8).contains(&v) {
-                bail!("sliding board {name} {v}: must be 2..=8");
+    pub fn validate(&self) -> Result<(), SlideConfigError> {
+        for (name, value) in [("rows", self.rows), ("cols", self.cols)] {
+            if !(2..=8).contains(&value) {
+                return Err(SlideConfigError::Side { name, value });
             }
         }
         if !(24..=200).contains(&self.tile) {
-            bail!(
-                "tile size {} px: must be 24..=200 (digits need room)",
-                self.tile
-            );
+            return Err(SlideConfigError::Tile(self.tile));
         }
         Ok(())
     }
@@ -73,7 +88,9 @@ impl SlideConfig {
 /// Pixel layout of the window: a margin, tiles separated by a gap, a status bar below.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Layout {
+    /// Board rows.
     pub rows: usize,
+    /// Board columns.
     pub cols: usize,
     /// Tile side in pixels.
     pub tile: u32,
@@ -143,32 +160,52 @@ pub enum SlideEvent {
     /// A press of the left button at window pixel (x, y) and the cell under it (`None`:
     /// off the board, which a bot must never do).
     Click {
+        /// Window x, pixels.
         x: f32,
+        /// Window y, pixels.
         y: f32,
+        /// The cell (row, col) under the press.
         cell: Option<[usize; 2]>,
     },
     /// A tile slid from `from` into the blank at `to`; `board` is the new position
     /// (row-major, 0 = blank).
     Move {
+        /// The tile that slid.
         tile: u8,
+        /// Its cell (row, col) before.
         from: [usize; 2],
+        /// Its cell (row, col) after: where the blank was.
         to: [usize; 2],
+        /// Moves made so far.
         moves: u32,
+        /// The new position.
         board: Vec<u8>,
     },
     /// A click that moves nothing: the blank itself, a tile outside the blank's row and
     /// column, or any click once solved.
-    Illegal { cell: [usize; 2], reason: String },
+    Illegal {
+        /// The cell (row, col) pressed.
+        cell: [usize; 2],
+        /// Why it moves nothing.
+        reason: String,
+    },
     /// The board reached the goal.
-    Solved { moves: u32 },
+    Solved {
+        /// Moves made.
+        moves: u32,
+    },
 }
 
 /// Running totals for the log's final line and the tests' verdict.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SlideStats {
+    /// Presses of the left button.
     pub clicks: u32,
+    /// Presses off the board.
     pub outside: u32,
+    /// Presses that moved nothing.
     pub illegal: u32,
+    /// Tiles moved.
     pub moves: u32,
 }
 
@@ -183,7 +220,7 @@ pub struct SlideGame {
 impl SlideGame {
     /// Deals a random solvable scramble from the seed; a scramble that happens to be solved
     /// already is redrawn with the next seed, so the player always has work to do.
-    pub fn new(config: &SlideConfig) -> Result<SlideGame> {
+    pub fn new(config: &SlideConfig) -> Result<SlideGame, SlideConfigError> {
         config.validate()?;
         let mut seed = config.seed;
         let puzzle = loop {
@@ -359,8 +396,11 @@ pub fn picture(layout: &Layout, seed: u64) -> RgbaImage {
 /// the way from cell `from` to cell `to` (row-major indices; `to` holds it in the puzzle).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Motion {
+    /// Cell the tile leaves.
     pub from: usize,
+    /// Cell the tile slides into.
     pub to: usize,
+    /// How far it has slid, 0 (at `from`) to 1 (at `to`).
     pub t: f32,
 }
 

@@ -1,11 +1,10 @@
-//! The sliding puzzle's window: a minifb framebuffer showing [`draw_game`], turning
+//! The sliding puzzle's window: a minifb framebuffer showing [`draw_game`](super::slide::draw_game), turning
 //! left-button presses into [`SlideGame::click`] and logging every event as a JSON line —
 //! the same shape as the Lianliankan window ([`super::window`]), so the log (not the
 //! player's own account) is what the end-to-end tests judge by.
 
-use super::shell::{EventLog, Shell};
+use super::shell::{EventLog, GameLogError, Shell, WindowError};
 use super::slide::{draw_moving, picture, Motion, SlideConfig, SlideEvent, SlideGame, SlideStats};
-use anyhow::{bail, Result};
 use serde::Serialize;
 use serde_json::json;
 use std::path::PathBuf;
@@ -33,17 +32,24 @@ pub struct SlideWindowConfig {
 /// How the game ended, written as the log's last line.
 #[derive(Clone, Debug, Serialize)]
 pub struct SlideOutcome {
+    /// Whether the puzzle was solved.
     pub solved: bool,
     /// Why the window closed: "solved", "closed", "timeout".
     pub reason: String,
+    /// The game's totals.
     pub stats: SlideStats,
+    /// The final position, row-major, 0 = blank.
     pub board: Vec<u8>,
+    /// How long the window was open, ms.
     pub millis: u64,
 }
 
 /// Runs a sliding game in a window until it is closed (by the user, Escape, the timeout or
 /// `close_after_solved`) and returns how it ended.
-pub fn run_slide(config: &SlideConfig, win: &SlideWindowConfig) -> Result<SlideOutcome> {
+pub fn run_slide(
+    config: &SlideConfig,
+    win: &SlideWindowConfig,
+) -> Result<SlideOutcome, WindowError> {
     let mut game = SlideGame::new(config)?;
     let layout = config.layout();
     let art = config.picture.then(|| picture(&layout, config.seed));
@@ -114,9 +120,11 @@ pub fn run_slide(config: &SlideConfig, win: &SlideWindowConfig) -> Result<SlideO
 
 /// The verdict of a finished sliding game's log (see [`super::read_log`]): whether it was
 /// solved, and its totals. Fails when the log has no final line (the game was killed).
-pub fn slide_verdict(log: &[serde_json::Value]) -> Result<(bool, SlideStats, Vec<u8>)> {
+pub fn slide_verdict(
+    log: &[serde_json::Value],
+) -> Result<(bool, SlideStats, Vec<u8>), GameLogError> {
     let Some(end) = log.iter().rev().find(|v| v["event"] == "end") else {
-        bail!("the game log has no \"end\" line: the game did not finish");
+        return Err(GameLogError::NoEnd);
     };
     let o = &end["outcome"];
     let n = |k: &str| o["stats"][k].as_u64().unwrap_or(0) as u32;
@@ -151,6 +159,7 @@ mod tests {
         assert_eq!((stats.clicks, stats.illegal, stats.moves), (5, 1, 4));
         assert_eq!(board, vec![1, 2, 3, 0]);
         let err = slide_verdict(&[json!({"event": "start"})]).unwrap_err();
+        assert!(matches!(err, GameLogError::NoEnd), "{err:?}");
         assert!(err.to_string().contains("no \"end\" line"));
     }
 }

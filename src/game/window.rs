@@ -6,11 +6,10 @@
 //! on, and the log (not the bot's own account) is what the end-to-end tests judge by.
 
 use super::logic::{Event, Game, GameConfig, Stats};
-use super::shell::{EventLog, Shell};
+use super::shell::{EventLog, GameLogError, Shell, WindowError};
 use crate::board::Board;
 use crate::render::background::STATUS_H;
 use crate::render::{font, paint, RenderSpec, Renderer};
-use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 use serde::Serialize;
 use serde_json::json;
@@ -22,12 +21,14 @@ use std::time::{Duration, Instant};
 pub struct WindowConfig {
     /// The window title, which `llk play --window` looks for.
     pub title: String,
+    /// How the board is drawn.
     pub spec: RenderSpec,
     /// Where to write the event log (JSON lines, flushed line by line).
     pub log: Option<PathBuf>,
     /// Moves the window by (dx, dy) every N removals (alternating directions so it stays on
     /// screen): a bot that does not re-read the window position misclicks.
     pub move_every: Option<u32>,
+    /// The move (dx, dy), screen pixels.
     pub move_by: (i32, i32),
     /// Initial window position, when given.
     pub position: Option<(i32, i32)>,
@@ -40,21 +41,23 @@ pub struct WindowConfig {
 /// How the game ended, written as the log's last line.
 #[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
+    /// Whether the board was cleared.
     pub cleared: bool,
     /// Why the window closed: "cleared", "closed", "timeout".
     pub reason: String,
+    /// The game's totals.
     pub stats: Stats,
+    /// The final board's rows in text form.
     pub board: Vec<String>,
+    /// How long the window was open, ms.
     pub millis: u64,
 }
 
 /// Runs the game in a window until it is closed (by the user, Escape, the timeout, or
 /// `close_after_clear`) and returns how it ended.
-pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome> {
-    let mut game = Game::new(config).map_err(anyhow::Error::msg)?;
-    win.spec
-        .validate(config.rows, config.cols)
-        .map_err(anyhow::Error::msg)?;
+pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome, WindowError> {
+    let mut game = Game::new(config)?;
+    win.spec.validate(config.rows, config.cols)?;
     let mut renderer = Renderer::new(&win.spec, config.rows, config.cols);
     let first = renderer.draw(game.board(), &[], &[]);
     let grid = first.grid;
@@ -156,24 +159,29 @@ fn frame(renderer: &mut Renderer, game: &Game, spec: &RenderSpec) -> RgbaImage {
 }
 
 /// Reads a game's event log back: every line as JSON, for tests and the demo's summary.
-pub fn read_log(path: &std::path::Path) -> Result<Vec<serde_json::Value>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading the game log {}", path.display()))?;
+pub fn read_log(path: &std::path::Path) -> Result<Vec<serde_json::Value>, GameLogError> {
+    let text = std::fs::read_to_string(path).map_err(|source| GameLogError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            serde_json::from_str(l)
-                .with_context(|| format!("{} line {}: not JSON", path.display(), i + 1))
+            serde_json::from_str(l).map_err(|source| GameLogError::NotJson {
+                path: path.to_path_buf(),
+                line: i + 1,
+                source,
+            })
         })
         .collect()
 }
 
 /// The verdict of a finished game log: whether it was cleared, and the counts a bot is
 /// judged on. Fails when the log has no final line (the game was killed).
-pub fn verdict(log: &[serde_json::Value]) -> Result<(bool, Stats, Board)> {
+pub fn verdict(log: &[serde_json::Value]) -> Result<(bool, Stats, Board), GameLogError> {
     let Some(end) = log.iter().rev().find(|v| v["event"] == "end") else {
-        bail!("the game log has no \"end\" line: the game did not finish");
+        return Err(GameLogError::NoEnd);
     };
     let o = &end["outcome"];
     let n = |k: &str| o["stats"][k].as_u64().unwrap_or(0) as u32;

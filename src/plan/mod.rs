@@ -37,9 +37,12 @@ pub use generate::{generate, GenError, GenSpec};
 /// How the planner picks the next pair.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Strategy {
+    /// The first removable pair found, each time (no look-ahead).
     Greedy,
+    /// The published F(A, B) heuristic: the removable pair with the lowest score.
     Paper,
     #[default]
+    /// Informed depth-first search with backtracking and a transposition table.
     Search,
 }
 

@@ -32,7 +32,7 @@ pub trait TwoPlayerGame {
     /// The legal moves, best-guess first (good ordering is what makes alpha-beta prune);
     /// empty once the game is over.
     fn moves(&self, state: &Self::State) -> Vec<Self::Move>;
-    /// The position after `mv`, which must be one of [`Game::moves`].
+    /// The position after `mv`, which must be one of [`TwoPlayerGame::moves`].
     fn play(&self, state: &Self::State, mv: Self::Move) -> Self::State;
     /// `Some` once the game is over.
     fn terminal(&self, state: &Self::State) -> Option<Terminal>;

@@ -17,10 +17,15 @@ use image::{imageops, Rgba, RgbaImage};
 /// show (`numbered` adds the play order 1..N at both ends of each link).
 #[derive(Clone, Debug)]
 pub struct Annotation {
+    /// Where the cells are, frame pixels.
     pub grid: Grid,
+    /// The board read.
     pub board: Board,
+    /// Cells the reader doubts (marked).
     pub unsure: Vec<Pos>,
+    /// Links drawn over the board.
     pub links: Vec<Link>,
+    /// Whether each link's ends get its play order.
     pub numbered: bool,
 }
 

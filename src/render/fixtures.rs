@@ -18,8 +18,11 @@ use serde_json::{json, Value};
 /// One fixture: a name, the board and how it is drawn.
 #[derive(Clone, Debug)]
 pub struct FixtureCase {
+    /// The fixture's file stem.
     pub name: String,
+    /// The board drawn (its truth).
     pub board: Board,
+    /// How it is drawn.
     pub spec: RenderSpec,
 }
 

@@ -31,6 +31,7 @@ use std::collections::HashMap;
 /// pixels, so fixtures can be regenerated instead of stored.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RenderSpec {
+    /// Tile faces, symbols and colours.
     pub theme: Theme,
     /// Size (w, h) of one tile in pixels at scale 1, its 3-D edge included.
     pub cell: (u32, u32),
@@ -42,6 +43,7 @@ pub struct RenderSpec {
     /// Window size at scale 1; `None` fits the board, its ring and the chrome. A size too
     /// small for the board is enlarged to fit it.
     pub canvas: Option<(u32, u32)>,
+    /// What is drawn behind the board.
     pub background: Background,
     /// Whether to draw the title and status bars.
     pub chrome: bool,
@@ -130,7 +132,9 @@ pub enum SpecError {
 /// A drawn board and the grid it was drawn on, in the final (scaled) pixels.
 #[derive(Clone, Debug)]
 pub struct Rendered {
+    /// The picture.
     pub image: RgbaImage,
+    /// Where its cells are, pixels.
     pub grid: Grid,
 }
 

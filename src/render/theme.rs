@@ -26,13 +26,16 @@ pub enum Theme {
 /// Obstacles are drawn as one of these, depending on the theme.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ObstacleLook {
+    /// A wooden crate.
     Crate,
+    /// A grey stone block.
     Stone,
 }
 
 /// The concrete colours of a theme.
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
+    /// The tile's face.
     pub face: Rgb,
     /// The tile's outline.
     pub border: Rgb,
@@ -46,12 +49,15 @@ pub struct Style {
     pub background: Rgb,
     /// Title and status bars.
     pub chrome: Rgb,
+    /// Text on the title and status bars.
     pub chrome_text: Rgb,
     /// Outline drawn around symbols: dark on light faces, light on dark ones.
     pub outline: Rgb,
     /// The game's own "selected tile" and "link" colours.
     pub highlight: Rgb,
+    /// The line joining a removed pair.
     pub link: Rgb,
+    /// How obstacles are drawn.
     pub obstacle: ObstacleLook,
 }
 

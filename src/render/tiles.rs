@@ -32,13 +32,21 @@ pub const PALETTE: [Rgb; 12] = [
 /// Silhouettes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Shape {
+    /// A disc.
     Circle,
+    /// A square.
     Square,
+    /// A triangle pointing up.
     TriangleUp,
+    /// A square on its corner.
     Diamond,
+    /// A plus sign.
     Cross,
+    /// A five-pointed star.
     Star,
+    /// A triangle pointing down.
     TriangleDown,
+    /// A crescent moon.
     Crescent,
 }
 
@@ -71,8 +79,11 @@ const FILLS: [Fill; 4] = [Fill::Dotted, Fill::Striped, Fill::Hollow, Fill::TwoTo
 /// What a tile type looks like.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Design {
+    /// Index into the palette.
     pub colour: usize,
+    /// The silhouette.
     pub shape: Shape,
+    /// How it is filled.
     pub fill: Fill,
 }
 

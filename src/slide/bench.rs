@@ -2,8 +2,30 @@
 //! `korf24.txt`): one position per line, `#` comments, optional `BF`/`BL` convention tag,
 //! an id, the tiles, the optimal length, then any published figures.
 
-use super::puzzle::{Goal, Puzzle};
-use anyhow::{bail, Context, Result};
+use super::puzzle::{Goal, Puzzle, PuzzleError};
+
+/// Why a benchmark file does not parse; each names the line, counted from 1.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// A line with fewer than an id and numbers.
+    #[error("line {0}: expected an id, tiles and an optimal length")]
+    Short(usize),
+    /// A line whose numbers start with no complete square set of tiles.
+    #[error("line {0}: no square board of tiles 0..k-1 found")]
+    NoBoard(usize),
+    /// A line whose tiles are not a board.
+    #[error("line {line}")]
+    Board {
+        /// The line.
+        line: usize,
+        /// Why its tiles are not a board.
+        #[source]
+        source: PuzzleError,
+    },
+    /// No position in the whole text.
+    #[error("no positions found (expected lines of: [BF|BL] id tiles… optimal …)")]
+    Empty,
+}
 
 /// One benchmark position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,7 +60,7 @@ fn board_len(nums: &[u64]) -> Option<usize> {
 }
 
 /// Parses a benchmark file's text; errors name the line.
-pub fn parse_cases(text: &str) -> Result<Vec<BenchCase>> {
+pub fn parse_cases(text: &str) -> Result<Vec<BenchCase>, BenchError> {
     let mut out = Vec::new();
     for (ln, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -56,19 +78,18 @@ pub fn parse_cases(text: &str) -> Result<Vec<BenchCase>> {
         }
         let goal = goal.unwrap_or(Goal::BlankFirst);
         if toks.len() < 2 {
-            bail!(
-                "line {}: expected an id, tiles and an optimal length",
-                ln + 1
-            );
+            return Err(BenchError::Short(ln + 1));
         }
         let id = toks[0].to_string();
         // Numbers only; words such as "own_ok" are notes and skipped.
         let nums: Vec<u64> = toks[1..].iter().filter_map(|t| t.parse().ok()).collect();
-        let k = board_len(&nums)
-            .with_context(|| format!("line {}: no square board of tiles 0..k-1 found", ln + 1))?;
+        let k = board_len(&nums).ok_or(BenchError::NoBoard(ln + 1))?;
         let side = (k as f64).sqrt().round() as usize;
         let puzzle = Puzzle::new(side, side, nums[..k].iter().map(|&v| v as u8).collect())
-            .with_context(|| format!("line {}", ln + 1))?;
+            .map_err(|source| BenchError::Board {
+                line: ln + 1,
+                source,
+            })?;
         out.push(BenchCase {
             id,
             goal,
@@ -78,7 +99,7 @@ pub fn parse_cases(text: &str) -> Result<Vec<BenchCase>> {
         });
     }
     if out.is_empty() {
-        bail!("no positions found (expected lines of: [BF|BL] id tiles… optimal …)");
+        return Err(BenchError::Empty);
     }
     Ok(out)
 }
@@ -98,6 +119,10 @@ mod tests {
         assert_eq!(c[1].puzzle.width(), 4);
         assert_eq!(c[1].optimal, 57);
         assert_eq!(c[1].figures, vec![276361933, 276361933, 41]);
-        assert!(parse_cases("x 1 2 3").is_err());
+        assert!(matches!(
+            parse_cases("x 1 2 3"),
+            Err(BenchError::NoBoard(1))
+        ));
+        assert!(matches!(parse_cases("# only\n"), Err(BenchError::Empty)));
     }
 }

@@ -8,8 +8,36 @@
 //! the search find the classic "corner" manoeuvre by itself. Works in the blank-last
 //! convention (solved rows are the top ones).
 
-use super::puzzle::{step, Dir, Puzzle};
-use anyhow::{bail, Result};
+use super::puzzle::{step, Dir, Puzzle, PuzzleError};
+
+/// Why a reduction (the row-and-column solver here, the line placement of
+/// [`super::reduce`]) did not bring a board down.
+#[derive(Debug, thiserror::Error)]
+pub enum ReduceError {
+    /// A tile the reduction needs is not on the board.
+    #[error("tile {0} is missing from the board")]
+    TileMissing(u8),
+    /// A line of more tiles than the line search packs.
+    #[error("a line of {0} tiles is longer than this search takes")]
+    LineTooLong(usize),
+    /// The line search ran out of positions: the board cannot be solved.
+    #[error("the line at cells {0:?} cannot be placed (unsolvable board?)")]
+    LineUnplaceable(Vec<usize>),
+    /// The row-and-column reduction ran out of positions: the board cannot be solved.
+    #[error("reduction step cannot place tiles at cells {0:?} (unsolvable board?)")]
+    StepUnplaceable(Vec<usize>),
+    /// A tile left in the final block belongs outside it.
+    #[error("tile {0} belongs outside the block it was left in")]
+    OutsideBlock(u8),
+    /// A board built on the way is not a board.
+    #[error(transparent)]
+    Puzzle(#[from] PuzzleError),
+    /// A line search's moves leave the board: a bug, caught before the moves are used.
+    #[error("internal error: a line search produced an impossible move")]
+    ImpossibleMove(#[source] PuzzleError),
+}
+
+type Result<T> = std::result::Result<T, ReduceError>;
 
 /// Moves solving a solvable blank-last position (not optimal; typically a few times the
 /// optimum, found in milliseconds even on 8×8).
@@ -110,7 +138,7 @@ fn place_tiles(
     let mut pos = [0usize; 3];
     for (i, &(tile, _)) in targets.iter().enumerate() {
         let Some(cell) = board.tiles().iter().position(|&t| t == tile) else {
-            bail!("tile {tile} is missing from the board");
+            return Err(ReduceError::TileMissing(tile));
         };
         pos[i] = fidx[cell];
     }
@@ -169,7 +197,7 @@ fn place_tiles(
         }
     }
     let Some(mut s) = found else {
-        bail!("reduction step cannot place tiles at cells {cells:?} (unsolvable board?)");
+        return Err(ReduceError::StepUnplaceable(cells.to_vec()));
     };
     let mut path = Vec::new();
     while s != start {

@@ -28,9 +28,13 @@ pub mod screen;
 pub mod solve;
 pub mod wastar;
 
+pub use bench::BenchError;
 pub use heuristic::Heuristic;
-pub use puzzle::{moves_from_str, moves_to_string, parse_size, Dir, Goal, Puzzle};
+pub use pdb::PdbError;
+pub use player::SlidePlayError;
+pub use puzzle::{moves_from_str, moves_to_string, parse_size, Dir, Goal, Puzzle, PuzzleError};
+pub use screen::ScreenError;
 pub use solve::{
-    solve, solve_with, stored_node_bytes, Algo, Bound, GaveUp, Limits, Solution,
+    solve, solve_with, stored_node_bytes, Algo, Bound, GaveUp, Limits, Solution, SolveError,
     DEFAULT_MAX_MEMORY, DEFAULT_WEIGHTS,
 };

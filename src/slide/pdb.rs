@@ -20,7 +20,7 @@
 use super::pdb_build::{
     build_dense, cell_bits, digit_weights, max_tiles, placements, rank_packed, EMPTY, MAX_CELLS,
 };
-use anyhow::{bail, Context, Result};
+use crate::error::Chain;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -129,7 +129,11 @@ pub fn partition(width: usize, height: usize, name: &str) -> Result<Vec<Vec<u8>>
     }
     if let Some((_, groups)) = NAMED_4X4.iter().find(|(n, _)| *n == name) {
         if (width, height) != (4, 4) {
-            bail!("partition {name} is for 4x4 boards; this one is {height}x{width}");
+            return Err(PdbError::PartitionSize {
+                name: name.to_string(),
+                width,
+                height,
+            });
         }
         return Ok(groups.iter().map(|g| g.to_vec()).collect());
     }
@@ -137,11 +141,9 @@ pub fn partition(width: usize, height: usize, name: &str) -> Result<Vec<Vec<u8>>
         .map(|g| {
             g.split(',')
                 .map(|t| {
-                    t.trim().parse::<u8>().map_err(|_| {
-                        anyhow::anyhow!(
-                            "partition '{name}': '{t}' is not a tile number (or use default, {})",
-                            NAMED_4X4.map(|(n, _)| n).join(", ")
-                        )
+                    t.trim().parse::<u8>().map_err(|_| PdbError::PartitionTile {
+                        name: name.to_string(),
+                        part: t.to_string(),
                     })
                 })
                 .collect()
@@ -164,30 +166,107 @@ pub fn cache_dir() -> PathBuf {
     PathBuf::from(home).join(".cache").join("llk")
 }
 
+/// Why pattern tables could not be named, loaded, built or cached.
+#[derive(Debug, thiserror::Error)]
+pub enum PdbError {
+    /// A named partition for another board size.
+    #[error("partition {name} is for 4x4 boards; this one is {height}x{width}")]
+    PartitionSize {
+        /// The partition's name.
+        name: String,
+        /// Board columns.
+        width: usize,
+        /// Board rows.
+        height: usize,
+    },
+    /// A spelled-out partition with a part that is not a tile number.
+    #[error("partition '{name}': '{part}' is not a tile number (or use default, {})", NAMED_4X4.map(|(n, _)| n).join(", "))]
+    PartitionTile {
+        /// The partition as given.
+        name: String,
+        /// The part that is not a number.
+        part: String,
+    },
+    /// A file operation on the cache failed: `what` is "cannot create cache folder",
+    /// "cannot write", "cannot rename to" or "cannot read".
+    #[error("{what} {}", path.display())]
+    Io {
+        /// What was being done.
+        what: &'static str,
+        /// The file or folder.
+        path: PathBuf,
+        /// What the file system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A cached file made for another pattern, board or format.
+    #[error("{}: header does not match this pattern", .0.display())]
+    Header(PathBuf),
+    /// A cached nibble file of the wrong length.
+    #[error("{}: wrong size (truncated?)", .0.display())]
+    WrongSize(PathBuf),
+    /// A cached table of the wrong length.
+    #[error("{}: {got} payload bytes, expected {want} (truncated or wrong size)", path.display())]
+    Payload {
+        /// The file.
+        path: PathBuf,
+        /// Payload bytes found.
+        got: usize,
+        /// Payload bytes the pattern needs.
+        want: usize,
+    },
+    /// A cached file whose checksum does not match its payload.
+    #[error("{}: checksum mismatch (corrupt file)", .0.display())]
+    Checksum(PathBuf),
+    /// A board larger than the tables index.
+    #[error("pattern databases need a board of at most {MAX_CELLS} cells; {height}x{width} has {}", width * height)]
+    TooManyCells {
+        /// Board columns.
+        width: usize,
+        /// Board rows.
+        height: usize,
+    },
+    /// No pattern, or more than the tables hold.
+    #[error("a pattern database needs 1..={MAX_PATTERNS} patterns")]
+    PatternCount,
+    /// A pattern with no tile or too many.
+    #[error("each pattern on {cells} cells needs 1..={most} tiles, got {got}")]
+    PatternSize {
+        /// Board cells.
+        cells: usize,
+        /// Most tiles a pattern may hold on this board.
+        most: usize,
+        /// Tiles in the pattern.
+        got: usize,
+    },
+    /// The blank, a tile off the board, or a tile in two patterns.
+    #[error("tile {0} is invalid or in two patterns")]
+    BadTile(u8),
+    /// Tiles in no pattern.
+    #[error("the patterns must cover every tile 1..{}", .0 - 1)]
+    Uncovered(usize),
+    /// A table built for the cache could not be saved (`build_into_cache`).
+    #[error("could not cache the pattern table")]
+    Cache(#[source] Box<PdbError>),
+    /// A table neither loaded nor built, or a nibble table of the wrong size: a bug.
+    #[error("internal error: {0}")]
+    Internal(&'static str),
+    /// Another thread panicked while holding the process's table cache.
+    #[error("pattern database cache lock poisoned")]
+    Poisoned,
+}
+
+type Result<T> = std::result::Result<T, PdbError>;
+
 /// The pattern-table cache folder cannot be created or written.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("the pattern-table cache {} is not writable (set LLK_CACHE to a writable folder)", dir.display())]
 pub struct CacheError {
     /// The folder.
     pub dir: PathBuf,
     /// What failed.
+    #[source]
     pub source: std::io::Error,
-}
-
-impl std::fmt::Display for CacheError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the pattern-table cache {} is not writable: {} (set LLK_CACHE to a writable folder)",
-            self.dir.display(),
-            self.source
-        )
-    }
-}
-
-impl std::error::Error for CacheError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.source)
-    }
 }
 
 /// Creates the cache folder and checks that a file can be written in it (by writing and
@@ -201,6 +280,22 @@ pub fn check_cache_dir(dir: &Path) -> std::result::Result<(), CacheError> {
     let probe = dir.join(format!(".llk-probe-{}", std::process::id()));
     std::fs::write(&probe, b"llk").map_err(err)?;
     std::fs::remove_file(&probe).map_err(err)
+}
+
+/// Wraps a file system error on `path` as a [`PdbError::Io`] saying `what` was done.
+fn io<'a>(what: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> PdbError + 'a {
+    move |source| PdbError::Io {
+        what,
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The little-endian `u64` at byte `at` of `bytes` (the caller has checked the length).
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(word)
 }
 
 fn refl_cell(c: usize, width: usize) -> usize {
@@ -409,12 +504,11 @@ pub fn save_table(
     out.extend(fnv1a(dense).to_le_bytes());
     out.extend(dense);
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create cache folder {}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(io("cannot create cache folder", dir))?;
     }
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&tmp, &out).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot rename to {}", path.display()))?;
+    std::fs::write(&tmp, &out).map_err(io("cannot write", &tmp))?;
+    std::fs::rename(&tmp, path).map_err(io("cannot rename to", path))?;
     Ok(())
 }
 
@@ -454,34 +548,29 @@ fn save_excess(
     out.extend(fnv1a_words(nibbles).to_le_bytes());
     out.extend(nibbles);
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&tmp, &out).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot rename to {}", path.display()))?;
+    std::fs::write(&tmp, &out).map_err(io("cannot write", &tmp))?;
+    std::fs::rename(&tmp, path).map_err(io("cannot rename to", path))?;
     Ok(())
 }
 
 /// Reads a nibble table and its capped count back, refusing a file whose header, size or
 /// checksum does not match.
 fn load_excess(path: &Path, width: usize, height: usize, tiles: &[u8]) -> Result<(Vec<u8>, u64)> {
-    let mut bytes =
-        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = std::fs::read(path).map_err(io("cannot read", path))?;
     let mut head = MAGIC_EXCESS.to_vec();
     head.extend(&header(width, height, tiles)[MAGIC.len()..]);
     let at = head.len() + 24;
     if bytes.len() < at || bytes[..head.len()] != head[..] {
-        bail!("{}: header does not match this pattern", path.display());
+        return Err(PdbError::Header(path.to_path_buf()));
     }
-    let word = |i: usize| -> Result<u64> {
-        Ok(u64::from_le_bytes(
-            bytes[head.len() + 8 * i..][..8].try_into()?,
-        ))
-    };
-    let (capped, len, sum) = (word(0)?, word(1)? as usize, word(2)?);
+    let word = |i: usize| u64_at(&bytes, head.len() + 8 * i);
+    let (capped, len, sum) = (word(0), word(1) as usize, word(2));
     let want = placements(width * height, tiles.len()).div_ceil(2);
     if len != want || bytes.len() != at + want {
-        bail!("{}: wrong size (truncated?)", path.display());
+        return Err(PdbError::WrongSize(path.to_path_buf()));
     }
     if fnv1a_words(&bytes[at..]) != sum {
-        bail!("{}: checksum mismatch (corrupt file)", path.display());
+        return Err(PdbError::Checksum(path.to_path_buf()));
     }
     bytes.drain(..at);
     Ok((bytes, capped))
@@ -490,25 +579,24 @@ fn load_excess(path: &Path, width: usize, height: usize, tiles: &[u8]) -> Result
 /// Reads a cached table back (one byte per placement in rank order), refusing any file
 /// whose header, size or checksum does not match what this pattern needs.
 pub fn load_table(path: &Path, width: usize, height: usize, tiles: &[u8]) -> Result<Vec<u8>> {
-    let mut bytes =
-        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = std::fs::read(path).map_err(io("cannot read", path))?;
     let want = placements(width * height, tiles.len());
     let head = header(width, height, tiles);
     if bytes.len() < head.len() + 16 || bytes[..head.len()] != head[..] {
-        bail!("{}: header does not match this pattern", path.display());
+        return Err(PdbError::Header(path.to_path_buf()));
     }
     let at = head.len() + 16;
-    let len = u64::from_le_bytes(bytes[head.len()..head.len() + 8].try_into()?) as usize;
-    let sum = u64::from_le_bytes(bytes[head.len() + 8..at].try_into()?);
+    let len = u64_at(&bytes, head.len()) as usize;
+    let sum = u64_at(&bytes, head.len() + 8);
     if len != want || bytes.len() != at + want {
-        bail!(
-            "{}: {} payload bytes, expected {want} (truncated or wrong size)",
-            path.display(),
-            bytes.len() - at.min(bytes.len())
-        );
+        return Err(PdbError::Payload {
+            path: path.to_path_buf(),
+            got: bytes.len() - at.min(bytes.len()),
+            want,
+        });
     }
     if fnv1a(&bytes[at..]) != sum {
-        bail!("{}: checksum mismatch (corrupt file)", path.display());
+        return Err(PdbError::Checksum(path.to_path_buf()));
     }
     bytes.drain(..at);
     Ok(bytes)
@@ -582,31 +670,30 @@ impl PatternDb {
     ) -> Result<PatternDb> {
         let cells = width * height;
         if cells > MAX_CELLS {
-            bail!(
-                "pattern databases need a board of at most {MAX_CELLS} cells; {height}x{width} has {cells}"
-            );
+            return Err(PdbError::TooManyCells { width, height });
         }
         let most = max_tiles(cells);
         if patterns.is_empty() || patterns.len() > MAX_PATTERNS {
-            bail!("a pattern database needs 1..={MAX_PATTERNS} patterns");
+            return Err(PdbError::PatternCount);
         }
         let mut seen = vec![false; cells];
         for p in &patterns {
             if p.is_empty() || p.len() > most {
-                bail!(
-                    "each pattern on {cells} cells needs 1..={most} tiles, got {}",
-                    p.len()
-                );
+                return Err(PdbError::PatternSize {
+                    cells,
+                    most,
+                    got: p.len(),
+                });
             }
             for &t in p {
                 if t == 0 || t as usize >= cells || seen[t as usize] {
-                    bail!("tile {t} is invalid or in two patterns");
+                    return Err(PdbError::BadTile(t));
                 }
                 seen[t as usize] = true;
             }
         }
         if seen.iter().skip(1).any(|s| !s) {
-            bail!("the patterns must cover every tile 1..{}", cells - 1);
+            return Err(PdbError::Uncovered(cells));
         }
         // Tables indexed by dense rank (patterns of over 6 tiles, every pattern of a board
         // over 16 cells) keep only their nibble tables when no entry was capped, cached as
@@ -626,14 +713,14 @@ impl PatternDb {
                             ready[i] = Some(e);
                             continue;
                         }
-                        Err(e) => eprintln!("pattern cache rejected, rebuilding: {e:#}"),
+                        Err(e) => eprintln!("pattern cache rejected, rebuilding: {}", Chain(&e)),
                     }
                 }
                 let f = cache_file(dir, width, height, p);
                 if f.exists() {
                     match load_table(&f, width, height, p) {
                         Ok(t) => tables[i] = Some(t),
-                        Err(e) => eprintln!("pattern cache rejected, rebuilding: {e:#}"),
+                        Err(e) => eprintln!("pattern cache rejected, rebuilding: {}", Chain(&e)),
                     }
                 }
             }
@@ -669,9 +756,9 @@ impl PatternDb {
                     match save_table(&f, width, height, &patterns[i], &t) {
                         Err(e) if must_save => {
                             bar.finish_and_clear();
-                            return Err(e.context("could not cache the pattern table"));
+                            return Err(PdbError::Cache(Box::new(e)));
                         }
-                        Err(e) => eprintln!("could not cache pattern table: {e:#}"),
+                        Err(e) => eprintln!("could not cache pattern table: {}", Chain(&e)),
                         Ok(()) => {}
                     }
                 }
@@ -692,7 +779,7 @@ impl PatternDb {
                 if r.is_some() {
                     return Ok(Vec::new());
                 }
-                let t = t.context("a pattern table failed to build")?;
+                let t = t.ok_or(PdbError::Internal("a pattern table failed to build"))?;
                 Ok(if d {
                     t
                 } else {
@@ -734,7 +821,9 @@ impl PatternDb {
                 e.len() == n.div_ceil(2)
             });
         if !sizes_ok {
-            bail!("a pattern table's excess could not be computed");
+            return Err(PdbError::Internal(
+                "a pattern table's excess could not be computed",
+            ));
         }
         for (i, p) in patterns.iter().enumerate() {
             if !dense[i] || tables[i].is_empty() || capped[i] > 0 {
@@ -743,7 +832,7 @@ impl PatternDb {
             if let Some(dir) = cache {
                 let f = excess_file(dir, width, height, p);
                 if let Err(e) = save_excess(&f, width, height, p, &excess[i], capped[i]) {
-                    eprintln!("could not cache pattern table: {e:#}");
+                    eprintln!("could not cache pattern table: {}", Chain(&e));
                 }
             }
             tables[i] = Vec::new();
@@ -783,9 +872,7 @@ impl PatternDb {
     ) -> Result<Arc<PatternDb>> {
         static DBS: OnceLock<Mutex<DbCache>> = OnceLock::new();
         let dbs = DBS.get_or_init(|| Mutex::new(HashMap::new()));
-        let mut map = dbs
-            .lock()
-            .map_err(|_| anyhow::anyhow!("pattern database cache lock poisoned"))?;
+        let mut map = dbs.lock().map_err(|_| PdbError::Poisoned)?;
         let key = (width, height, patterns);
         if let Some(db) = map.get(&key) {
             return Ok(db.clone());
@@ -1076,7 +1163,8 @@ mod tests {
         let pats = default_patterns(3, 3);
         assert!(check_cache_dir(&cache).is_err());
         let e = PatternDb::build_into_cache(3, 3, pats.clone(), &cache).unwrap_err();
-        assert!(format!("{e:#}").contains("could not cache"), "{e:#}");
+        assert!(matches!(e, PdbError::Cache(_)), "{e:?}");
+        assert!(e.to_string().contains("could not cache"), "{e}");
         assert!(PatternDb::load_or_build(3, 3, pats, Some(&cache)).is_ok());
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -7,20 +7,76 @@
 //! that shows no change is retried; a board that is not the one expected (a lost or extra
 //! move, a user's click) is re-read and re-solved from what is actually there.
 
-use super::screen::{read_slide, read_with_grid, SlideReading, Tiles};
+use super::screen::{read_slide, read_with_grid, ScreenError, SlideReading, Tiles};
+use super::solve::SolveError;
 use super::{moves_to_string, pdb, solve, Algo, Dir, Goal, Heuristic, Limits, Puzzle, Solution};
 use crate::board::Pos;
-use crate::capture::{Frame, FrameSource};
-use crate::input::Clicker;
+use crate::capture::{CaptureError, Frame, FrameSource};
+use crate::input::{ClickError, Clicker};
 use crate::slide::puzzle::step;
-use anyhow::{bail, Context, Result};
 use std::time::{Duration, Instant};
+
+/// Why the sliding player stopped without solving the puzzle.
+#[derive(Debug, thiserror::Error)]
+pub enum SlidePlayError {
+    /// No frame to be had.
+    #[error("capturing the game window")]
+    Capture(#[source] CaptureError),
+    /// The first frame does not read as a sliding board.
+    #[error("reading the sliding puzzle")]
+    Read(#[source] ScreenError),
+    /// The board as read cannot reach the goal.
+    #[error("the board read cannot be solved (wrong inversion parity): \n{0}\nis it a different goal convention, or a misread tile?")]
+    Unsolvable(Puzzle),
+    /// No solver found the moves.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// A planned move would take the blank off the board (a misread board).
+    #[error("move {} leaves the board", .0.letter())]
+    OffBoard(Dir),
+    /// The tile to click lies outside the window's client area.
+    #[error("the click point ({}, {}) is outside the window's client area", .0.0, .0.1)]
+    OffWindow((i32, i32)),
+    /// A click failed, or the user took the mouse back.
+    #[error(transparent)]
+    Click(#[from] ClickError),
+    /// The overall time ran out.
+    #[error("timed out after {secs:.1} s with {moves} moves made")]
+    TimedOut {
+        /// Seconds played.
+        secs: f64,
+        /// Moves confirmed on screen.
+        moves: u32,
+    },
+    /// A click changed nothing, however often it was repeated.
+    #[error("the click at ({}, {}) showed no change after {tries} tries", at.0, at.1)]
+    NoChange {
+        /// The screen point clicked.
+        at: (i32, i32),
+        /// Clicks made there.
+        tries: u32,
+    },
+    /// The board kept differing from the plan's.
+    #[error("the board kept differing from what was expected ({resolves} re-solves); last read:\n{last}")]
+    KeptDiffering {
+        /// Re-solves allowed and made.
+        resolves: u32,
+        /// The board last read.
+        last: Puzzle,
+    },
+    /// A frame after a click did not read as a board.
+    #[error("the board became unreadable after a click")]
+    Unreadable(#[source] ScreenError),
+}
+
+type Result<T> = std::result::Result<T, SlidePlayError>;
 
 /// How the player behaves.
 #[derive(Clone, Debug)]
 pub struct PlayConfig {
     /// Expected board size (rows, cols); `None`: whatever grid is found.
     pub size: Option<(usize, usize)>,
+    /// Where the blank sits when solved.
     pub goal: Goal,
     /// Extra clicks on the same tile when a click shows no change.
     pub retries: u32,
@@ -60,6 +116,7 @@ pub struct PlayReport {
     pub plan: String,
     /// Moves confirmed on screen (tiles moved: a run click counts each tile).
     pub moves_made: u32,
+    /// Clicks made.
     pub clicks: u32,
     /// Clicks that slid a run of two or more tiles at once.
     pub run_clicks: u32,
@@ -76,7 +133,9 @@ pub struct PlayReport {
     pub read_micros: u64,
     /// Time spent planning (including loading pattern tables), in microseconds.
     pub plan_micros: u64,
+    /// Whether the board reached the goal.
     pub solved: bool,
+    /// Time played, ms.
     pub millis: u64,
 }
 
@@ -99,19 +158,17 @@ pub fn pdb_cached(width: usize, height: usize) -> bool {
 /// scramble.
 pub fn plan_moves(start: &Puzzle, goal: Goal) -> Result<Solution> {
     if !start.is_solvable(goal) {
-        bail!(
-            "the board read cannot be solved (wrong inversion parity): \n{start}\nis it a different goal convention, or a misread tile?"
-        );
+        return Err(SlidePlayError::Unsolvable(start.clone()));
     }
     let cells = start.width() * start.height();
     if cells <= 9 {
-        return solve(
+        return Ok(solve(
             start,
             &goal,
             Algo::Idastar,
             Heuristic::Manhattan,
             &Limits::default(),
-        );
+        )?);
     }
     let (w, h) = (start.width(), start.height());
     if cells > 16 {
@@ -156,13 +213,13 @@ pub fn plan_moves(start: &Puzzle, goal: Goal) -> Result<Solution> {
 /// The row-and-column reduction: any board, not optimal; the fallback when a search runs
 /// out of its budget.
 fn solve_fast(start: &Puzzle, goal: Goal) -> Result<Solution> {
-    solve(
+    Ok(solve(
         start,
         &goal,
         Algo::Fast,
         Heuristic::Manhattan,
         &Limits::default(),
-    )
+    )?)
 }
 
 /// The screen point to click for blank move `dir`: the centre of the tile that slides into
@@ -183,8 +240,7 @@ pub fn run_click_point(
     let p = &reading.puzzle;
     let mut cell = p.blank();
     for _ in 0..count.max(1) {
-        cell = step(cell, dir, p.width(), p.height())
-            .with_context(|| format!("move {} leaves the board", dir.letter()))?;
+        cell = step(cell, dir, p.width(), p.height()).ok_or(SlidePlayError::OffBoard(dir))?;
     }
     let (x, y) = reading.grid.center(Pos {
         row: cell / p.width(),
@@ -192,7 +248,7 @@ pub fn run_click_point(
     });
     let (sx, sy) = frame.to_screen(x, y);
     if !frame.contains_screen(sx, sy) {
-        bail!("the click point ({sx}, {sy}) is outside the window's client area");
+        return Err(SlidePlayError::OffWindow((sx, sy)));
     }
     Ok((sx, sy))
 }
@@ -214,7 +270,7 @@ fn read(
     grid: Option<&SlideReading>,
     tiles: &Tiles,
     cfg: &PlayConfig,
-) -> Result<SlideReading> {
+) -> std::result::Result<SlideReading, ScreenError> {
     if let Some(last) = grid {
         if let Ok(r) = read_with_grid(&frame.image, &last.grid, tiles, cfg.goal) {
             return Ok(r);
@@ -240,9 +296,9 @@ pub fn play(
 ) -> Result<PlayReport> {
     let clock = Instant::now();
     let mut report = PlayReport::default();
-    let mut frame = source.frame().context("capturing the game window")?;
+    let mut frame = source.frame().map_err(SlidePlayError::Capture)?;
     report.reads += 1;
-    let mut reading = read(&frame, None, tiles, cfg).context("reading the sliding puzzle")?;
+    let mut reading = read(&frame, None, tiles, cfg).map_err(SlidePlayError::Read)?;
     report.read_micros += clock.elapsed().as_micros() as u64;
     report.start = reading.puzzle.tiles().to_vec();
     say(&format!(
@@ -285,7 +341,7 @@ pub fn play(
                 let (x, y) = run_click_point(&frame, &p, d, k)?;
                 let mut tiles = Vec::new();
                 for _ in 0..k {
-                    tiles.push(p.puzzle.apply(d).context("the plan leaves the board")?);
+                    tiles.push(p.puzzle.apply(d).ok_or(SlidePlayError::OffBoard(d))?);
                 }
                 say(&format!(
                     "would click tile {} at ({x}, {y}) (moves {tiles:?})",
@@ -298,16 +354,15 @@ pub fn play(
         let mut i = 0;
         while i < moves.len() {
             if clock.elapsed() > cfg.timeout {
-                bail!(
-                    "timed out after {:.1} s with {} moves made",
-                    clock.elapsed().as_secs_f64(),
-                    report.moves_made
-                );
+                return Err(SlidePlayError::TimedOut {
+                    secs: clock.elapsed().as_secs_f64(),
+                    moves: report.moves_made,
+                });
             }
             let (dir, k) = (moves[i], run_at(i, report.runs));
             let mut expected = reading.puzzle.clone();
             for _ in 0..k {
-                expected.apply(dir).context("the plan leaves the board")?;
+                expected.apply(dir).ok_or(SlidePlayError::OffBoard(dir))?;
             }
             let mut tries = 0;
             let after = loop {
@@ -324,13 +379,15 @@ pub fn play(
                         tries += 1;
                         report.retries += 1;
                         say(&format!("click at ({x}, {y}) showed no change: retrying"));
-                        frame = source.frame().context("capturing the game window")?;
+                        frame = source.frame().map_err(SlidePlayError::Capture)?;
                         report.reads += 1;
                     }
-                    After::NoChange => bail!(
-                        "the click at ({x}, {y}) showed no change after {} tries",
-                        tries + 1
-                    ),
+                    After::NoChange => {
+                        return Err(SlidePlayError::NoChange {
+                            at: (x, y),
+                            tries: tries + 1,
+                        })
+                    }
                     other => break other,
                 }
             };
@@ -350,17 +407,16 @@ pub fn play(
                     // tile a click. The same moves are made again tile by tile.
                     report.runs = Some(false);
                     say("a click on the far tile of a run moved nothing: one tile a click from now on");
-                    frame = source.frame().context("capturing the game window")?;
+                    frame = source.frame().map_err(SlidePlayError::Capture)?;
                     report.reads += 1;
                 }
                 After::Other(f, r) => {
                     report.resolves += 1;
                     if report.resolves > cfg.max_resolves {
-                        bail!(
-                            "the board kept differing from what was expected ({} re-solves); last read:\n{}",
-                            cfg.max_resolves,
-                            r.puzzle
-                        );
+                        return Err(SlidePlayError::KeptDiffering {
+                            resolves: cfg.max_resolves,
+                            last: r.puzzle,
+                        });
                     }
                     say(&format!(
                         "the board is not what was expected; solving again from:\n{}",
@@ -390,7 +446,7 @@ fn wait_for_change(
     let deadline = Instant::now() + cfg.settle;
     loop {
         let t = Instant::now();
-        let frame = source.frame().context("capturing the game window")?;
+        let frame = source.frame().map_err(SlidePlayError::Capture)?;
         report.reads += 1;
         let late = t >= deadline;
         let reading = read(&frame, Some(before), tiles, cfg);
@@ -409,7 +465,7 @@ fn wait_for_change(
             }
             Err(e) => {
                 if late {
-                    return Err(e.context("the board became unreadable after a click"));
+                    return Err(SlidePlayError::Unreadable(e));
                 }
             }
         }
@@ -435,7 +491,7 @@ mod tests {
     }
 
     impl FrameSource for Sim {
-        fn frame(&mut self) -> Result<Frame> {
+        fn frame(&mut self) -> std::result::Result<Frame, CaptureError> {
             let l = self.config.layout();
             Ok(Frame {
                 image: draw_game(&l, &self.game.borrow(), self.art.as_ref()),
@@ -449,7 +505,7 @@ mod tests {
     struct SimClicker(Rc<RefCell<SlideGame>>, SlideConfig, Option<u32>, u32);
 
     impl Clicker for SimClicker {
-        fn click(&mut self, x: i32, y: i32) -> Result<()> {
+        fn click(&mut self, x: i32, y: i32) -> std::result::Result<(), ClickError> {
             self.3 += 1;
             if self.2.is_some_and(|n| self.3.is_multiple_of(n)) {
                 return Ok(());
@@ -525,7 +581,7 @@ mod tests {
         // A window that slides only the blank's neighbours: far clicks do nothing.
         struct NeighboursOnly(SimClicker);
         impl Clicker for NeighboursOnly {
-            fn click(&mut self, x: i32, y: i32) -> Result<()> {
+            fn click(&mut self, x: i32, y: i32) -> std::result::Result<(), ClickError> {
                 let (px, py) = ((x - 100) as f32 + 0.5, (y - 50) as f32 + 0.5);
                 let cell = self.0 .1.layout().grid().cell_at(px, py);
                 let g = self.0 .0.borrow();
@@ -588,7 +644,10 @@ mod tests {
                 );
                 let r = read_slide(&frame.image, Some((rows, rows)), &tiles, Goal::BlankLast)
                     .unwrap_or_else(|e| {
-                        panic!("{rows}x{rows} picture={picture} seed {seed}: {e:#}")
+                        panic!(
+                            "{rows}x{rows} picture={picture} seed {seed}: {}",
+                            crate::error::Chain(&e)
+                        )
                     });
                 assert_eq!(&r.puzzle, sim.game.borrow().puzzle(), "seed {seed}");
             }
@@ -688,7 +747,7 @@ mod tests {
         // A clicker that, on its 2nd click, also makes a user's move first.
         struct Meddler(SimClicker, u32);
         impl Clicker for Meddler {
-            fn click(&mut self, x: i32, y: i32) -> Result<()> {
+            fn click(&mut self, x: i32, y: i32) -> std::result::Result<(), ClickError> {
                 self.1 += 1;
                 if self.1 == 2 {
                     let mut g = self.0 .0.borrow_mut();

@@ -1,7 +1,6 @@
 //! The sliding-tile board: tiles in row-major order with 0 as the blank, the two goal
 //! conventions, solvability by inversion parity, moves of the blank and a seeded generator.
 
-use anyhow::{bail, Context, Result};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -81,6 +80,102 @@ impl serde::Serialize for Dir {
     }
 }
 
+/// Why text or tiles are not a sliding board, or moves do not fit one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PuzzleError {
+    /// A move letter other than U, D, L, R.
+    #[error("move '{0}' is not one of U D L R")]
+    BadMove(char),
+    /// A side outside [`MIN_SIDE`]..=[`MAX_SIDE`].
+    #[error("board {name} {value} is outside {MIN_SIDE}..={MAX_SIDE}")]
+    Side {
+        /// "width" or "height".
+        name: &'static str,
+        /// The side given.
+        value: usize,
+    },
+    /// Not as many tiles as the board has cells.
+    #[error("a {height}x{width} board needs {} tiles (0..={}), got {got}", width * height, width * height - 1)]
+    TileCount {
+        /// Columns.
+        width: usize,
+        /// Rows.
+        height: usize,
+        /// Tiles given.
+        got: usize,
+    },
+    /// A tile number at or past the board's cell count.
+    #[error("tile {tile} is out of range for a {height}x{width} board (0..={})", width * height - 1)]
+    OutOfRange {
+        /// The tile.
+        tile: usize,
+        /// Columns.
+        width: usize,
+        /// Rows.
+        height: usize,
+    },
+    /// A tile given twice.
+    #[error("tile {0} appears more than once")]
+    Repeated(usize),
+    /// A tile not given.
+    #[error("tile {0} is missing")]
+    Missing(usize),
+    /// A token that is not a number.
+    #[error("tile '{token}' is not a non-negative number")]
+    NotANumber {
+        /// The token.
+        token: String,
+        /// What the number parser said.
+        #[source]
+        source: std::num::ParseIntError,
+    },
+    /// A number above 255.
+    #[error("tile {0} is out of range (boards have at most 64 cells)")]
+    TooLarge(u32),
+    /// More tiles than the largest board holds.
+    #[error("{}: boards are at most {MAX_SIDE}x{MAX_SIDE} ({} tiles)", too_many(*.0), MAX_SIDE * MAX_SIDE)]
+    TooMany(usize),
+    /// A tile count that is not a square, with no size given.
+    #[error("{0} tiles is not a square board; give --size ROWSxCOLS")]
+    NotSquare(usize),
+    /// A move that would take the blank off the board.
+    #[error("move {number} ('{}') runs off the board", dir.letter())]
+    OffBoard {
+        /// The move's number in the list, from 1.
+        number: usize,
+        /// The move.
+        dir: Dir,
+    },
+    /// A size without an `x`.
+    #[error("size '{0}' is not of the form ROWSxCOLS, e.g. 3x4")]
+    SizeForm(String),
+    /// A size whose rows or columns are not a number.
+    #[error("size '{size}': {what} '{part}' is not a number")]
+    SizeNumber {
+        /// The size given.
+        size: String,
+        /// "rows" or "columns".
+        what: &'static str,
+        /// The part that is not a number.
+        part: String,
+        /// What the number parser said.
+        #[source]
+        source: std::num::ParseIntError,
+    },
+}
+
+/// "N tiles make a SxS board" when N is a square, else "N tiles are more than a board holds".
+fn too_many(n: usize) -> String {
+    let side = (0usize..).find(|s| s * s >= n).unwrap_or(0);
+    if side * side == n {
+        format!("{n} tiles make a {side}x{side} board")
+    } else {
+        format!("{n} tiles are more than a board holds")
+    }
+}
+
+type Result<T> = std::result::Result<T, PuzzleError>;
+
 /// Formats moves as the `UDLR` word printed by the CLI and stored in JSON.
 pub fn moves_to_string(moves: &[Dir]) -> String {
     moves.iter().map(|d| d.letter()).collect()
@@ -90,7 +185,7 @@ pub fn moves_to_string(moves: &[Dir]) -> String {
 pub fn moves_from_str(s: &str) -> Result<Vec<Dir>> {
     s.chars()
         .filter(|c| !c.is_whitespace() && *c != ',')
-        .map(|c| Dir::from_letter(c).with_context(|| format!("move '{c}' is not one of U D L R")))
+        .map(|c| Dir::from_letter(c).ok_or(PuzzleError::BadMove(c)))
         .collect()
 }
 
@@ -120,35 +215,36 @@ impl Puzzle {
     /// Checks the size and that the tiles are exactly `0..width*height` once each, and says
     /// which tile is repeated or missing otherwise.
     pub fn new(width: usize, height: usize, tiles: Vec<u8>) -> Result<Puzzle> {
-        for (name, v) in [("width", width), ("height", height)] {
-            if !(MIN_SIDE..=MAX_SIDE).contains(&v) {
-                bail!("board {name} {v} is outside {MIN_SIDE}..={MAX_SIDE}");
+        for (name, value) in [("width", width), ("height", height)] {
+            if !(MIN_SIDE..=MAX_SIDE).contains(&value) {
+                return Err(PuzzleError::Side { name, value });
             }
         }
         let n = width * height;
         if tiles.len() != n {
-            bail!(
-                "a {height}x{width} board needs {n} tiles (0..={}), got {}",
-                n - 1,
-                tiles.len()
-            );
+            return Err(PuzzleError::TileCount {
+                width,
+                height,
+                got: tiles.len(),
+            });
         }
         let mut seen = vec![false; n];
         for &t in &tiles {
             let t = t as usize;
             if t >= n {
-                bail!(
-                    "tile {t} is out of range for a {height}x{width} board (0..={})",
-                    n - 1
-                );
+                return Err(PuzzleError::OutOfRange {
+                    tile: t,
+                    width,
+                    height,
+                });
             }
             if seen[t] {
-                bail!("tile {t} appears more than once");
+                return Err(PuzzleError::Repeated(t));
             }
             seen[t] = true;
         }
         if let Some(missing) = seen.iter().position(|s| !s) {
-            bail!("tile {missing} is missing");
+            return Err(PuzzleError::Missing(missing));
         }
         Ok(Puzzle {
             width,
@@ -165,11 +261,12 @@ impl Puzzle {
             if tok.is_empty() {
                 continue;
             }
-            let v: u32 = tok
-                .parse()
-                .with_context(|| format!("tile '{tok}' is not a non-negative number"))?;
+            let v: u32 = tok.parse().map_err(|source| PuzzleError::NotANumber {
+                token: tok.to_string(),
+                source,
+            })?;
             if v > 255 {
-                bail!("tile {v} is out of range (boards have at most 64 cells)");
+                return Err(PuzzleError::TooLarge(v));
             }
             tiles.push(v as u8);
         }
@@ -181,15 +278,10 @@ impl Puzzle {
                 // The smallest side whose square holds n tiles.
                 let side = (0usize..).find(|s| s * s >= n).unwrap_or(0);
                 if n > most {
-                    let what = if side * side == n {
-                        format!("{n} tiles make a {side}x{side} board")
-                    } else {
-                        format!("{n} tiles are more than a board holds")
-                    };
-                    bail!("{what}: boards are at most {MAX_SIDE}x{MAX_SIDE} ({most} tiles)");
+                    return Err(PuzzleError::TooMany(n));
                 }
                 if side * side != n {
-                    bail!("{n} tiles is not a square board; give --size ROWSxCOLS");
+                    return Err(PuzzleError::NotSquare(n));
                 }
                 (side, side)
             }
@@ -294,7 +386,12 @@ impl Puzzle {
         for (i, &d) in moves.iter().enumerate() {
             match self.apply(d) {
                 Some(t) => slid.push(t),
-                None => bail!("move {} ('{}') runs off the board", i + 1, d.letter()),
+                None => {
+                    return Err(PuzzleError::OffBoard {
+                        number: i + 1,
+                        dir: d,
+                    })
+                }
             }
         }
         Ok(slid)
@@ -344,16 +441,18 @@ impl fmt::Display for Puzzle {
 pub fn parse_size(s: &str) -> Result<(usize, usize)> {
     let (a, b) = s
         .split_once(['x', 'X'])
-        .with_context(|| format!("size '{s}' is not of the form ROWSxCOLS, e.g. 3x4"))?;
-    let rows: usize = a
-        .trim()
-        .parse()
-        .with_context(|| format!("size '{s}': rows '{a}' is not a number"))?;
-    let cols: usize = b
-        .trim()
-        .parse()
-        .with_context(|| format!("size '{s}': columns '{b}' is not a number"))?;
-    Ok((rows, cols))
+        .ok_or_else(|| PuzzleError::SizeForm(s.to_string()))?;
+    let number = |what: &'static str, part: &str| {
+        part.trim()
+            .parse::<usize>()
+            .map_err(|source| PuzzleError::SizeNumber {
+                size: s.to_string(),
+                what,
+                part: part.to_string(),
+                source,
+            })
+    };
+    Ok((number("rows", a)?, number("columns", b)?))
 }
 
 #[cfg(test)]

@@ -11,10 +11,12 @@
 //! is what saves its moves: the reduction re-disturbs the tiles it has not locked yet, and
 //! stages the line's last two tiles by a fixed manoeuvre.
 
+use super::fast::ReduceError;
 use super::puzzle::{step, Dir, Puzzle};
 use super::wastar::Seen;
-use anyhow::{bail, Context, Result};
 use std::collections::hash_map::Entry;
+
+type Result<T> = std::result::Result<T, ReduceError>;
 
 /// Weights of a line search and the expansions each may take, tried in turn. Measured
 /// with `LINE_CHUNK` 5 on 20 random boards of each size (both goals): 3.0 gave 6×6 / 7×7 /
@@ -68,7 +70,7 @@ pub fn reduce_to_block(board: &mut Puzzle) -> Result<Option<(Vec<Dir>, usize, us
             };
             board
                 .apply_all(&path)
-                .context("internal error: a line search produced an impossible move")?;
+                .map_err(ReduceError::ImpossibleMove)?;
             moves.extend(path);
         }
         for &c in &line {
@@ -99,12 +101,12 @@ pub fn block_of(board: &Puzzle, top: usize, left: usize) -> Result<Puzzle> {
             }
             let (gr, gc) = ((t - 1) / w, (t - 1) % w);
             if gr < top || gc < left {
-                bail!("tile {t} belongs outside the block it was left in");
+                return Err(ReduceError::OutsideBlock(t as u8));
             }
             tiles.push(((gr - top) * bw + (gc - left) + 1) as u8);
         }
     }
-    Puzzle::new(bw, bh, tiles)
+    Ok(Puzzle::new(bw, bh, tiles)?)
 }
 
 /// Estimate of the line search: the Manhattan distance of the line's tiles to their cells,
@@ -155,13 +157,13 @@ pub fn place_line(
     let (w, h) = (board.width(), board.height());
     let k = cells.len();
     if k > 9 {
-        bail!("a line of {k} tiles is longer than this search takes");
+        return Err(ReduceError::LineTooLong(k));
     }
     let mut start = Vec::with_capacity(k);
     for &c in cells {
         let t = (c + 1) as u8;
         let at = board.tiles().iter().position(|&x| x == t);
-        start.push(at.with_context(|| format!("tile {t} is missing from the board"))?);
+        start.push(at.ok_or(ReduceError::TileMissing(t))?);
     }
     let wn = (weight * 16.0).floor().max(16.0) as usize;
     let prio = |g: u16, h: u32| 16 * g as usize + wn * h as usize;
@@ -197,7 +199,7 @@ pub fn place_line(
             lowest += 1;
         }
         let Some(i) = open.get_mut(lowest).and_then(|b| b.pop()) else {
-            bail!("the line at cells {cells:?} cannot be placed (unsolvable board?)");
+            return Err(ReduceError::LineUnplaceable(cells.to_vec()));
         };
         let i = i as usize;
         if nodes[i].closed {

@@ -8,12 +8,93 @@
 //! the templates go through the same steps. That makes the match independent of the tile
 //! colour, the font size the game chose and the tile's bevel (the crop stays inside it).
 
-use super::{Goal, Puzzle};
+use super::{Goal, Puzzle, PuzzleError};
 use crate::geometry::Grid;
 use crate::render::font;
 use crate::vision::profile::{edge_profiles, smooth};
-use anyhow::{bail, Context, Result};
 use image::{Rgba, RgbaImage};
+
+/// Why a frame does not read as a sliding board.
+#[derive(Debug, thiserror::Error)]
+pub enum ScreenError {
+    /// A frame smaller than two of the smallest cells.
+    #[error("the {width}x{height} frame is too small to hold a sliding board")]
+    TooSmall {
+        /// Frame width, pixels.
+        width: u32,
+        /// Frame height, pixels.
+        height: u32,
+    },
+    /// No comb of evenly spaced edges along one axis.
+    #[error("no sliding board found in the {width}x{height} frame: no evenly spaced {axis} edges{}", size.map_or(String::new(), |(r, c)| format!(" for {r}x{c} cells")))]
+    NoBoard {
+        /// Frame width, pixels.
+        width: u32,
+        /// Frame height, pixels.
+        height: u32,
+        /// "column" or "row".
+        axis: &'static str,
+        /// The size asked for (rows, cols), if any.
+        size: Option<(usize, usize)>,
+    },
+    /// The grid reaches past the frame.
+    #[error("the {rows}x{cols} grid does not fit in the {width}x{height} frame")]
+    GridOutside {
+        /// Grid rows.
+        rows: usize,
+        /// Grid columns.
+        cols: usize,
+        /// Frame width, pixels.
+        width: u32,
+        /// Frame height, pixels.
+        height: u32,
+    },
+    /// No cell is clearly flatter than the rest.
+    #[error("no blank cell stands out (flattest cells {flattest:?} and {second:?}: spread {:.1} and {:.1})", spreads.0, spreads.1)]
+    NoBlank {
+        /// The flattest cell (row, col).
+        flattest: (usize, usize),
+        /// The next flattest (row, col).
+        second: (usize, usize),
+        /// Their colour spreads.
+        spreads: (f32, f32),
+    },
+    /// Fewer digit templates than the board has tiles.
+    #[error("digit templates for {have} tiles, but the board has {need}")]
+    Templates {
+        /// Templates given.
+        have: usize,
+        /// Tiles on the board.
+        need: usize,
+    },
+    /// A numbered board's cell with no digit in it.
+    #[error("cell ({row}, {col}) shows no digit")]
+    NoDigit {
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+    },
+    /// A cell whose best tile is too far from it.
+    #[error("cell ({row}, {col}) matches no tile well (best: tile {tile} at cost {cost:.2}, limit {limit})")]
+    NoMatch {
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+        /// The best tile.
+        tile: usize,
+        /// Its cost.
+        cost: f32,
+        /// The most a tile may cost.
+        limit: f32,
+    },
+    /// Tiles read that are not a permutation.
+    #[error("the board read is not a permutation")]
+    NotPermutation(#[source] PuzzleError),
+}
+
+type Result<T> = std::result::Result<T, ScreenError>;
 
 /// Side of the square a glyph is normalised to.
 const GLYPH: usize = 24;
@@ -27,7 +108,9 @@ const INK_DIST: i32 = 90;
 /// centred) and the ink box's width / height.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Glyph {
+    /// Ink share of each cell of the `GLYPH` square, row-major, 0–1.
     pub cover: Vec<f32>,
+    /// The ink box's width / height.
     pub aspect: f32,
 }
 
@@ -231,8 +314,11 @@ impl Tiles {
 /// sure the reading is; the player logs it).
 #[derive(Clone, Debug)]
 pub struct SlideReading {
+    /// The board's cells, frame pixels.
     pub grid: Grid,
+    /// The position read.
     pub puzzle: Puzzle,
+    /// The highest match cost of any tile (lower is surer).
     pub worst: f32,
 }
 
@@ -313,7 +399,10 @@ fn fit_axis(profile: &[f32], counts: &[usize]) -> Vec<(f32, f32, usize)> {
 pub fn find_slide_grids(frame: &RgbaImage, size: Option<(usize, usize)>) -> Result<Vec<Grid>> {
     let (w, h) = frame.dimensions();
     if w < 2 * MIN_PITCH as u32 || h < 2 * MIN_PITCH as u32 {
-        bail!("the {w}x{h} frame is too small to hold a sliding board");
+        return Err(ScreenError::TooSmall {
+            width: w,
+            height: h,
+        });
     }
     let prof = edge_profiles(frame, (0, 0, w, h));
     let any: Vec<usize> = (2..=8).collect();
@@ -324,11 +413,12 @@ pub fn find_slide_grids(frame: &RgbaImage, size: Option<(usize, usize)>) -> Resu
     let xs = fit_axis(&prof.cols, &cc);
     let ys = fit_axis(&prof.rows, &rc);
     if xs.is_empty() || ys.is_empty() {
-        bail!(
-            "no sliding board found in the {w}x{h} frame: no evenly spaced {} edges{}",
-            if xs.is_empty() { "column" } else { "row" },
-            size.map_or(String::new(), |(r, c)| format!(" for {r}x{c} cells"))
-        );
+        return Err(ScreenError::NoBoard {
+            width: w,
+            height: h,
+            axis: if xs.is_empty() { "column" } else { "row" },
+            size,
+        });
     }
     let mut grids: Vec<Grid> = ys
         .iter()
@@ -364,11 +454,12 @@ pub fn read_with_grid(
     let (fw, fh) = frame.dimensions();
     let (bx, by, bw, bh) = grid.bounds();
     if bx < -0.5 || by < -0.5 || bx + bw > fw as f32 + 0.5 || by + bh > fh as f32 + 0.5 {
-        bail!(
-            "the {}x{} grid does not fit in the {fw}x{fh} frame",
-            grid.rows,
-            grid.cols
-        );
+        return Err(ScreenError::GridOutside {
+            rows: grid.rows,
+            cols: grid.cols,
+            width: fw,
+            height: fh,
+        });
     }
     let rects: Vec<_> = (0..n).map(|k| interior(frame, grid, k)).collect();
     let spreads: Vec<f32> = rects.iter().map(|&r| spread(frame, r)).collect();
@@ -376,13 +467,11 @@ pub fn read_with_grid(
     order.sort_by(|&a, &b| spreads[a].total_cmp(&spreads[b]));
     let (blank, second) = (order[0], order[1]);
     if spreads[blank] > 0.5 * spreads[second] || spreads[blank] > 12.0 {
-        bail!(
-            "no blank cell stands out (flattest cells {:?} and {:?}: spread {:.1} and {:.1})",
-            (blank / grid.cols, blank % grid.cols),
-            (second / grid.cols, second % grid.cols),
-            spreads[blank],
-            spreads[second]
-        );
+        return Err(ScreenError::NoBlank {
+            flattest: (blank / grid.cols, blank % grid.cols),
+            second: (second / grid.cols, second % grid.cols),
+            spreads: (spreads[blank], spreads[second]),
+        });
     }
     // cost[cell][label - 1] for every non-blank cell and label 1..n.
     let cells: Vec<usize> = (0..n).filter(|&k| k != blank).collect();
@@ -390,16 +479,16 @@ pub fn read_with_grid(
     let limit = match tiles {
         Tiles::Numbers(templates) => {
             if templates.len() < n - 1 {
-                bail!(
-                    "digit templates for {} tiles, but the board has {}",
-                    templates.len(),
-                    n - 1
-                );
+                return Err(ScreenError::Templates {
+                    have: templates.len(),
+                    need: n - 1,
+                });
             }
             let templates = &templates[..n - 1];
             for &k in &cells {
-                let g = cell_glyph(frame, rects[k]).with_context(|| {
-                    format!("cell ({}, {}) shows no digit", k / grid.cols, k % grid.cols)
+                let g = cell_glyph(frame, rects[k]).ok_or(ScreenError::NoDigit {
+                    row: k / grid.cols,
+                    col: k % grid.cols,
                 })?;
                 cost.push(templates.iter().map(|t| g.dist(t)).collect());
             }
@@ -459,18 +548,18 @@ pub fn read_with_grid(
         let l = labels[i];
         let c = cost[i][l];
         if c > limit {
-            bail!(
-                "cell ({}, {}) matches no tile well (best: tile {} at cost {c:.2}, limit {limit})",
-                k / grid.cols,
-                k % grid.cols,
-                l + 1
-            );
+            return Err(ScreenError::NoMatch {
+                row: k / grid.cols,
+                col: k % grid.cols,
+                tile: l + 1,
+                cost: c,
+                limit,
+            });
         }
         worst = worst.max(c);
         board[k] = l as u8 + 1;
     }
-    let puzzle =
-        Puzzle::new(grid.cols, grid.rows, board).context("the board read is not a permutation")?;
+    let puzzle = Puzzle::new(grid.cols, grid.rows, board).map_err(ScreenError::NotPermutation)?;
     Ok(SlideReading {
         grid: *grid,
         puzzle,

@@ -1,15 +1,14 @@
 //! One entry point for every algorithm: check the input, bring it to the blank-first goal,
 //! run the chosen search, translate the moves back and verify them by replaying.
 
-use super::fast;
+use super::fast::{self, ReduceError};
 use super::heuristic::{self, Heuristic};
 use super::ida::{self, ConflictH, ManhattanH, MisplacedH, PdbH, ZeroH};
-use super::pdb::PatternDb;
-use super::puzzle::{step, Dir, Goal, Puzzle};
+use super::pdb::{PatternDb, PdbError};
+use super::puzzle::{step, Dir, Goal, Puzzle, PuzzleError};
 use super::reduce;
 use super::wastar;
 use crate::search;
-use anyhow::{bail, Context, Result};
 use std::cell::Cell;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -173,6 +172,53 @@ impl std::fmt::Display for GaveUp {
 
 impl std::error::Error for GaveUp {}
 
+/// Why a board was not solved.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// The board cannot reach the goal: its inversion parity is the other one.
+    #[error("this {height}x{width} board cannot reach the {} goal (wrong inversion parity)", goal_name(*goal))]
+    Parity {
+        /// Columns.
+        width: usize,
+        /// Rows.
+        height: usize,
+        /// The goal asked for.
+        goal: Goal,
+    },
+    /// Pattern tables given for another board size.
+    #[error("pattern tables for {}x{} given for a {}x{} board", tables.1, tables.0, board.1, board.0)]
+    TablesSize {
+        /// The tables' (width, height).
+        tables: (usize, usize),
+        /// The board's (width, height).
+        board: (usize, usize),
+    },
+    /// The pattern tables could not be loaded or built.
+    #[error(transparent)]
+    Pdb(#[from] PdbError),
+    /// A board built on the way is not a board.
+    #[error(transparent)]
+    Puzzle(#[from] PuzzleError),
+    /// The search reached one of its limits.
+    #[error(transparent)]
+    GaveUp(#[from] GaveUp),
+    /// A weight (`--bound`) below 1, or not a number.
+    #[error("the weight (--bound) must be at least 1, got {0}")]
+    Weight(f64),
+    /// A depth-bounded search exhausted its bound.
+    #[error("{0:?} found no solution within its depth bound")]
+    NoSolution(Algo),
+    /// The row-and-column or line reduction failed.
+    #[error(transparent)]
+    Reduce(#[from] ReduceError),
+    /// A solver's moves leave the board or miss the goal: a bug, caught before the moves
+    /// are returned.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+type Result<T> = std::result::Result<T, SolveError>;
+
 /// Bytes of memory per node generated (children made, duplicates included) by the
 /// searches that keep nodes, for boards of `cells` cells: what `max_memory` is divided by.
 /// Peak RSS depends on where the hash tables are in their doubling when the search stops;
@@ -255,10 +301,11 @@ pub fn solve_with(
 ) -> Result<Solution> {
     let (w, h) = (start.width(), start.height());
     if !start.is_solvable(*goal) {
-        bail!(
-            "this {h}x{w} board cannot reach the {} goal (wrong inversion parity)",
-            goal_name(*goal)
-        );
+        return Err(SolveError::Parity {
+            width: w,
+            height: h,
+            goal: *goal,
+        });
     }
     let flip = *goal == Goal::BlankLast;
     let canon = if flip {
@@ -274,11 +321,12 @@ pub fn solve_with(
     };
     let db = if heuristic == Heuristic::Pdb && needs_heuristic(algo) {
         match tables {
-            Some(t) if (t.width(), t.height()) != (tw, th) => bail!(
-                "pattern tables for {}x{} given for a {th}x{tw} board",
-                t.height(),
-                t.width()
-            ),
+            Some(t) if (t.width(), t.height()) != (tw, th) => {
+                return Err(SolveError::TablesSize {
+                    tables: (t.width(), t.height()),
+                    board: (tw, th),
+                })
+            }
             Some(t) => Some(t),
             None => Some(PatternDb::for_board(tw, th)?),
         }
@@ -296,9 +344,11 @@ pub fn solve_with(
     let mut check = start.clone();
     let tiles_moved = check
         .apply_all(&moves)
-        .context("internal error: solver produced an impossible move")?;
+        .map_err(|e| SolveError::Internal(format!("solver produced an impossible move: {e}")))?;
     if !check.is_goal(*goal) {
-        bail!("internal error: {algo:?} returned moves that do not reach the goal");
+        return Err(SolveError::Internal(format!(
+            "{algo:?} returned moves that do not reach the goal"
+        )));
     }
     Ok(Solution {
         moves,
@@ -378,7 +428,7 @@ fn run(
     let max = limits.max_nodes.unwrap_or_else(|| algo.default_max_nodes());
     let deadline = limits.max_time.map(|t| clock + t);
     let timed_out = || deadline.is_some_and(|d| Instant::now() >= d);
-    let gave_up = |bound: Bound, nodes: u64, stored: u64| -> anyhow::Error {
+    let gave_up = |bound: Bound, nodes: u64, stored: u64| -> SolveError {
         GaveUp {
             algo,
             bound,
@@ -387,6 +437,7 @@ fn run(
         }
         .into()
     };
+    let no_tables = || SolveError::Internal("pattern database not loaded".to_string());
     // IDA* returns None at either bound; the clock tells which.
     let ida_bound = || match limits.max_time {
         Some(t) if timed_out() => Bound::Time(t),
@@ -413,7 +464,7 @@ fn run(
                 ida::ida_star_until(w, h, t, &ConflictH::new(w, h), max, d)
             }
             (Heuristic::Pdb, Some(db)) => ida::ida_star_until(w, h, t, &PdbH::new(db), max, d),
-            (Heuristic::Pdb, None) => bail!("pattern database not loaded"),
+            (Heuristic::Pdb, None) => return Err(no_tables()),
         };
         let out = out.map_err(|n| gave_up(ida_bound(), n.min(max), 0))?;
         return Ok((out.moves, out.expanded, out.generated));
@@ -425,7 +476,7 @@ fn run(
     if algo == Algo::Wastar {
         if let Some(weight) = limits.weight {
             if weight.is_nan() || weight < 1.0 {
-                bail!("the weight (--bound) must be at least 1, got {weight}");
+                return Err(SolveError::Weight(weight));
             }
         }
         if w * h > wastar::MAX_CELLS {
@@ -450,7 +501,7 @@ fn run(
                     wastar::wastar(w, h, t, &ConflictH::new(w, h), weight, m, d)
                 }
                 (Heuristic::Pdb, Some(db)) => wastar::wastar(w, h, t, &PdbH::new(db), weight, m, d),
-                (Heuristic::Pdb, None) => bail!("pattern database not loaded"),
+                (Heuristic::Pdb, None) => return Err(no_tables()),
             };
             match out {
                 Ok(out) => return Ok((out.moves, spent + out.expanded, made + out.generated)),
@@ -547,7 +598,9 @@ fn run(
             }
         }
         Algo::Ids | Algo::Idastar | Algo::Fast | Algo::Wastar => {
-            bail!("{algo:?} is handled before the generic searches")
+            return Err(SolveError::Internal(format!(
+                "{algo:?} is handled before the generic searches"
+            )))
         }
     };
     let nodes = count.get();
@@ -555,11 +608,14 @@ fn run(
         if let Some(bound) = stopped.get() {
             return Err(gave_up(bound, nodes, made.get()));
         }
-        bail!("{algo:?} found no solution within its depth bound");
+        return Err(SolveError::NoSolution(algo));
     };
     let moves = path
         .windows(2)
-        .map(|p| dir_between(&p[0], &p[1], w, h).context("internal error: path is not a move"))
+        .map(|p| {
+            dir_between(&p[0], &p[1], w, h)
+                .ok_or_else(|| SolveError::Internal("path is not a move".to_string()))
+        })
         .collect::<Result<Vec<_>>>()?;
     Ok((moves, nodes, made.get()))
 }

@@ -9,19 +9,26 @@
 /// A rectangle of lattice cells: rows `r0..r1`, columns `c0..c1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CellRect {
+    /// First row.
     pub r0: usize,
+    /// One past the last row.
     pub r1: usize,
+    /// First column.
     pub c0: usize,
+    /// One past the last column.
     pub c1: usize,
 }
 
 impl CellRect {
+    /// Number of rows.
     pub fn rows(&self) -> usize {
         self.r1 - self.r0
     }
+    /// Number of columns.
     pub fn cols(&self) -> usize {
         self.c1 - self.c0
     }
+    /// Whether lattice cell (`r`, `c`) lies inside.
     pub fn contains(&self, r: usize, c: usize) -> bool {
         (self.r0..self.r1).contains(&r) && (self.c0..self.c1).contains(&c)
     }

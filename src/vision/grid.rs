@@ -21,6 +21,7 @@ use image::RgbaImage;
 
 /// Smallest and largest pitch looked for, in pixels.
 pub const MIN_PITCH: usize = 20;
+/// Largest pitch looked for, pixels.
 pub const MAX_PITCH: usize = 320;
 
 /// A cell is active (shows a picture) when its sampled interior deviates from its own mean

@@ -14,7 +14,9 @@ use super::profile::smooth;
 /// One axis of a lattice: cell boundaries at `phase + k · pitch` (frame pixels).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Axis {
+    /// Distance between boundaries, pixels.
     pub pitch: f32,
+    /// Position of the boundary at k = 0, pixels.
     pub phase: f32,
     /// How periodic the profile is at this pitch: the comb's mean autocorrelation (0–1).
     pub strength: f32,

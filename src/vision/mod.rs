@@ -46,7 +46,9 @@ use std::rc::Rc;
 /// Optional knowledge that narrows the search; never required.
 #[derive(Clone, Debug, Default)]
 pub struct Hints {
+    /// Board rows, when known.
     pub rows: Option<usize>,
+    /// Board columns, when known.
     pub cols: Option<usize>,
     /// Only look inside this rectangle (x, y, w, h) of the frame.
     pub region: Option<(u32, u32, u32, u32)>,
@@ -56,8 +58,11 @@ pub struct Hints {
 /// odd count, a highlighted tile): the bot may want to look again before clicking those.
 #[derive(Clone, Debug)]
 pub struct Reading {
+    /// Where the cells are, frame pixels.
     pub grid: Grid,
+    /// The cells read.
     pub board: Board,
+    /// Cells the reader doubts.
     pub unsure: Vec<Pos>,
     /// Tiles the game shows as selected or hovered (tinted, framed, brightened): each is read
     /// as its type and listed here, so a player knows a click is already pending.
@@ -120,8 +125,11 @@ const NEAR_EXACT_TWINS: f32 = TYPE_THRESHOLD * 0.1;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ReaderChoice {
     #[default]
+    /// The legacy reading when it is sure, else the stage reader's (see [`read_auto`]).
     Auto,
+    /// The legacy pass chain alone.
     Legacy,
+    /// The stage reader ([`reader`]) alone.
     General,
 }
 

@@ -13,9 +13,13 @@ use image::RgbaImage;
 /// Edge profiles of a frame window: `cols[i]` is the summed colour change between columns
 /// `x0 + i` and `x0 + i + 1`; `rows[j]` the same between rows.
 pub struct Profiles {
+    /// Frame x of the window's left edge, pixels.
     pub x0: u32,
+    /// Frame y of the window's top edge, pixels.
     pub y0: u32,
+    /// Colour change across each column boundary.
     pub cols: Vec<f32>,
+    /// Colour change across each row boundary.
     pub rows: Vec<f32>,
 }
 

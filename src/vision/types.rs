@@ -14,7 +14,9 @@ use std::cell::RefCell;
 /// appearance) and the inputs the grouping is not sure of.
 #[derive(Clone, Debug, Default)]
 pub struct Grouping {
+    /// Group index of each input.
     pub group: Vec<usize>,
+    /// Indices of the inputs the grouping is not sure of.
     pub unsure: Vec<usize>,
 }
 

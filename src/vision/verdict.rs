@@ -27,7 +27,9 @@ pub struct Tally {
     pub lone: usize,
     /// Tiles of types whose count is odd (a twin misread or hidden).
     pub odd: usize,
+    /// Board rows.
     pub rows: usize,
+    /// Board columns.
     pub cols: usize,
 }
 
