@@ -242,20 +242,27 @@ pub(crate) fn distance_floor(a: &[f32], b: &[f32]) -> f32 {
 /// out: a tile the game tints, darkens or brightens (selected, hovered) is still near its
 /// type under this distance.
 pub fn shape_distance(a: &Picture, b: &Picture) -> f32 {
-    let norm = |p: &Picture| -> Vec<f32> {
-        let mut out = p.blocks.clone();
-        for ch in 0..3 {
-            let vals: Vec<f32> = p.blocks.iter().skip(ch).step_by(3).copied().collect();
-            let m = vals.iter().sum::<f32>() / vals.len() as f32;
-            let s = (vals.iter().map(|v| (v - m).abs()).sum::<f32>() / vals.len() as f32).max(1.0);
-            for (i, v) in out.iter_mut().enumerate().skip(ch).step_by(3) {
-                *v = (p.blocks[i] - m) / s * 32.0;
-            }
+    shapes_apart(&shape_of(a), &shape_of(b))
+}
+
+/// A picture's blocks with each channel's own mean and contrast taken out, as
+/// [`shape_distance`] compares them (worth keeping where one picture meets many).
+pub fn shape_of(p: &Picture) -> Vec<f32> {
+    let mut out = p.blocks.clone();
+    for ch in 0..3 {
+        let vals: Vec<f32> = p.blocks.iter().skip(ch).step_by(3).copied().collect();
+        let m = vals.iter().sum::<f32>() / vals.len() as f32;
+        let s = (vals.iter().map(|v| (v - m).abs()).sum::<f32>() / vals.len() as f32).max(1.0);
+        for (i, v) in out.iter_mut().enumerate().skip(ch).step_by(3) {
+            *v = (p.blocks[i] - m) / s * 32.0;
         }
-        out
-    };
-    let (x, y) = (norm(a), norm(b));
-    x.iter().zip(&y).map(|(p, q)| (p - q).abs()).sum::<f32>() / x.len().max(1) as f32
+    }
+    out
+}
+
+/// [`shape_distance`] between two shapes from [`shape_of`].
+pub fn shapes_apart(x: &[f32], y: &[f32]) -> f32 {
+    x.iter().zip(y).map(|(p, q)| (p - q).abs()).sum::<f32>() / x.len().max(1) as f32
 }
 
 /// Cells grouped into pictures, and the cut that separated them.

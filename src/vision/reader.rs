@@ -14,7 +14,7 @@ use super::halves;
 use super::lattice::{self, Axis};
 use super::pictures::{
     describe, describe_face, frame_contrast, frame_distance, group, nearest_distances,
-    shape_distance, Picture,
+    shape_distance, shape_of, shapes_apart, Picture,
 };
 use super::pixels::{colour_dist, Integral};
 use super::profile::line_profiles;
@@ -408,7 +408,8 @@ fn look(
             _ => None,
         })
         .collect();
-    let shapes = type_shapes(&pics, &idx, &seen);
+    // (The types' shapes are taken once, on first need.)
+    let mut shapes = None;
     if refs.iter().any(|r| r.1) {
         for (k, &i) in idx.iter().enumerate() {
             if seen[i] != Seen::Lone {
@@ -417,25 +418,29 @@ fn look(
             let nearest = refs
                 .iter()
                 .min_by(|a, b| feature_gap(pics[k], a.0).total_cmp(&feature_gap(pics[k], b.0)));
-            if nearest.is_some_and(|r| r.1) && !holds_a_shape(pics[k], &shapes, cfg) {
-                seen[i] = Seen::Ground;
+            if nearest.is_some_and(|r| r.1) {
+                let shapes = shapes.get_or_insert_with(|| type_shapes(&pics, &idx, &seen));
+                if !holds_a_shape(pics[k], shapes, cfg) {
+                    seen[i] = Seen::Ground;
+                }
             }
         }
     }
     Sight { seen, framed }
 }
 
-/// The shapes a tile may hold: the pictures of each paired group. (Not lone pictures: two
-/// emptied cells with alike shadows hold each other's shape as well as two tiles do.)
-fn type_shapes<'a>(
-    pics: &[&'a Picture],
+/// The shapes a tile may hold ([`shape_of`]): the pictures of each paired group. (Not lone
+/// pictures: two emptied cells with alike shadows hold each other's shape as well as two
+/// tiles do.)
+fn type_shapes(
+    pics: &[&Picture],
     idx: &[usize],
     seen: &[Seen],
-) -> std::collections::BTreeMap<usize, Vec<&'a Picture>> {
-    let mut by_group: std::collections::BTreeMap<usize, Vec<&Picture>> = Default::default();
+) -> std::collections::BTreeMap<usize, Vec<Vec<f32>>> {
+    let mut by_group: std::collections::BTreeMap<usize, Vec<Vec<f32>>> = Default::default();
     for (k, &i) in idx.iter().enumerate() {
         if let Seen::Paired(gi) = seen[i] {
-            by_group.entry(gi).or_default().push(pics[k]);
+            by_group.entry(gi).or_default().push(shape_of(pics[k]));
         }
     }
     by_group
@@ -447,14 +452,15 @@ fn type_shapes<'a>(
 /// sprite's shape, which no cell of ground shares.
 fn holds_a_shape(
     p: &Picture,
-    shapes: &std::collections::BTreeMap<usize, Vec<&Picture>>,
+    shapes: &std::collections::BTreeMap<usize, Vec<Vec<f32>>>,
     cfg: &ReaderConfig,
 ) -> bool {
+    let own = shape_of(p);
     let mut ranked: Vec<f32> = shapes
         .values()
         .map(|m| {
             m.iter()
-                .map(|q| shape_distance(p, q))
+                .map(|q| shapes_apart(&own, q))
                 .fold(f32::INFINITY, f32::min)
         })
         .collect();
@@ -1079,15 +1085,21 @@ fn settle_ground(
     let described: Vec<usize> = (0..rows * cols).filter(|&i| pics[i].is_some()).collect();
     let described_pics: Vec<&Picture> =
         described.iter().filter_map(|&i| pics[i].as_ref()).collect();
-    let shapes = type_shapes(&described_pics, &described, seen);
     let lone: Vec<usize> = (0..rows * cols)
         .filter(|&i| inside(i) && seen[i] == Seen::Lone)
-        .filter(|&i| {
-            pics[i]
-                .as_ref()
-                .is_some_and(|p| !holds_a_shape(p, &shapes, cfg))
-        })
         .collect();
+    let lone: Vec<usize> = if lone.is_empty() {
+        lone
+    } else {
+        let shapes = type_shapes(&described_pics, &described, seen);
+        lone.into_iter()
+            .filter(|&i| {
+                pics[i]
+                    .as_ref()
+                    .is_some_and(|p| !holds_a_shape(p, &shapes, cfg))
+            })
+            .collect()
+    };
     let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
     for (i, s) in seen.iter().enumerate() {
         if let (true, Seen::Paired(g)) = (inside(i), s) {
