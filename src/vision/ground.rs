@@ -7,14 +7,15 @@
 //! reference cells alike).
 
 use super::config::ReaderConfig;
-use super::pictures::{distance, nearest_distances, Picture};
+use super::pictures::{describe, distance, nearest_distances, Picture};
+use super::pixels::Integral;
 
 /// The four sides of a cell as (row, column) steps: up, down, left, right.
 pub(crate) const SIDES: [(i64, i64); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
 
 /// The rectangle (x, y, w, h) without a band of `share` of its size on side `side` (an
 /// index into [`SIDES`]).
-pub(crate) fn without_band(
+fn without_band(
     rect: (f32, f32, f32, f32),
     side: usize,
     share: f32,
@@ -27,6 +28,18 @@ pub(crate) fn without_band(
         (0, -1) => (x + bw, y, w - bw, h),
         _ => (x, y, w - bw, h),
     }
+}
+
+/// The picture of cell rectangle `rect`, whole (`side` `None`) or without the band of
+/// [`ReaderConfig::overhang_share`] on side `Some(i)` of [`SIDES`].
+pub(crate) fn describe_beside(
+    integral: &Integral,
+    rect: (f32, f32, f32, f32),
+    side: Option<usize>,
+    cfg: &ReaderConfig,
+) -> Option<Picture> {
+    let rect = side.map_or(rect, |s| without_band(rect, s, cfg.overhang_share));
+    describe(integral, rect, cfg)
 }
 
 /// The ground's pictures, and how far from the nearest of them a ground cell may lie.

@@ -9,7 +9,7 @@ use super::animation;
 use super::calibrate;
 use super::config::ReaderConfig;
 use super::extent::{best_window, main_cluster, CellRect};
-use super::ground::{without_band, GroundTest, SIDES};
+use super::ground::{describe_beside, GroundTest, SIDES};
 use super::halves;
 use super::lattice::{self, Axis};
 use super::pictures::{
@@ -419,7 +419,7 @@ fn look(
                 .iter()
                 .min_by(|a, b| feature_gap(pics[k], a.0).total_cmp(&feature_gap(pics[k], b.0)));
             if nearest.is_some_and(|r| r.1) {
-                let shapes = shapes.get_or_insert_with(|| type_shapes(&pics, &idx, &seen));
+                let shapes = shapes.get_or_insert_with(|| type_shapes(cells, &seen));
                 if !holds_a_shape(pics[k], shapes, cfg) {
                     seen[i] = Seen::Ground;
                 }
@@ -433,14 +433,13 @@ fn look(
 /// pictures: two emptied cells with alike shadows hold each other's shape as well as two
 /// tiles do.)
 fn type_shapes(
-    pics: &[&Picture],
-    idx: &[usize],
+    cells: &[Option<Picture>],
     seen: &[Seen],
 ) -> std::collections::BTreeMap<usize, Vec<Vec<f32>>> {
     let mut by_group: std::collections::BTreeMap<usize, Vec<Vec<f32>>> = Default::default();
-    for (k, &i) in idx.iter().enumerate() {
-        if let Seen::Paired(gi) = seen[i] {
-            by_group.entry(gi).or_default().push(shape_of(pics[k]));
+    for (cell, s) in cells.iter().zip(seen) {
+        if let (Some(p), Seen::Paired(gi)) = (cell, s) {
+            by_group.entry(*gi).or_default().push(shape_of(p));
         }
     }
     by_group
@@ -796,7 +795,7 @@ fn locate_and_read(
     }
     let mut ground = ring_ground(&sheet, cfg)
         .ok_or_else(|| ReadError::NoBoard("no ground around the frame".into()))?;
-    let seen = if hints.region.is_none() || hints.rows.is_none() || hints.cols.is_none() {
+    if hints.region.is_none() || hints.rows.is_none() || hints.cols.is_none() {
         sheet = rephased(&integral, sheet, window, &ground, cfg);
         // The ring of a lattice off the tiles' phase straddles tiles and ground: on a board
         // that runs to within a pitch of the window's sides, its commonest cells are as
@@ -825,22 +824,14 @@ fn locate_and_read(
             sheet = Sheet::new(&integral, x2, y2, window, cfg);
             sheet = rephased(&integral, sheet, window, &ground, cfg);
         }
-        see(
-            &sheet.pics,
-            sheet.cols,
-            &ground,
-            &ring(sheet.rows, sheet.cols),
-            cfg,
-        )
-    } else {
-        see(
-            &sheet.pics,
-            sheet.cols,
-            &ground,
-            &ring(sheet.rows, sheet.cols),
-            cfg,
-        )
-    };
+    }
+    let seen = see(
+        &sheet.pics,
+        sheet.cols,
+        &ground,
+        &ring(sheet.rows, sheet.cols),
+        cfg,
+    );
     let paired: Vec<bool> = seen.iter().map(|s| matches!(s, Seen::Paired(_))).collect();
     let rect = match (hints.rows, hints.cols) {
         (Some(r), Some(c)) => {
@@ -1082,24 +1073,17 @@ fn settle_ground(
         let (r, c) = (i / cols, i % cols);
         r >= 1 && c >= 1 && r + 1 < rows && c + 1 < cols
     };
-    let described: Vec<usize> = (0..rows * cols).filter(|&i| pics[i].is_some()).collect();
-    let described_pics: Vec<&Picture> =
-        described.iter().filter_map(|&i| pics[i].as_ref()).collect();
+    // (The types' shapes are taken once, on first need.)
+    let mut shapes = None;
     let lone: Vec<usize> = (0..rows * cols)
         .filter(|&i| inside(i) && seen[i] == Seen::Lone)
-        .collect();
-    let lone: Vec<usize> = if lone.is_empty() {
-        lone
-    } else {
-        let shapes = type_shapes(&described_pics, &described, seen);
-        lone.into_iter()
-            .filter(|&i| {
-                pics[i]
-                    .as_ref()
-                    .is_some_and(|p| !holds_a_shape(p, &shapes, cfg))
+        .filter(|&i| {
+            pics[i].as_ref().is_some_and(|p| {
+                let shapes = shapes.get_or_insert_with(|| type_shapes(pics, seen));
+                !holds_a_shape(p, shapes, cfg)
             })
-            .collect()
-    };
+        })
+        .collect();
     let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
     for (i, s) in seen.iter().enumerate() {
         if let (true, Seen::Paired(g)) = (inside(i), s) {
@@ -1125,12 +1109,7 @@ fn settle_ground(
     let picture = |cell: (i64, i64), side: Option<usize>| {
         let i = at(cell)?;
         pics[i].as_ref()?;
-        let whole = rect(i / cols, i % cols);
-        describe(
-            integral,
-            side.map_or(whole, |s| without_band(whole, s, cfg.overhang_share)),
-            cfg,
-        )
+        describe_beside(integral, rect(i / cols, i % cols), side, cfg)
     };
     let empties: Vec<(i64, i64)> = (0..rows * cols)
         .filter(|&i| seen[i] == Seen::Ground && pics[i].is_some())
@@ -1673,12 +1652,23 @@ mod cell_tests {
         kinds: &[u32],
         cols: u32,
         ground: [u8; 3],
-        mut draw: impl FnMut(&mut RgbaImage, u32, u32, usize, u32),
+        draw: impl FnMut(&mut RgbaImage, u32, u32, usize, u32),
     ) -> Result<Reading, ReadError> {
         let rows = kinds.len() as u32 / cols;
         let [r0, g0, b0] = ground;
-        let mut img =
-            RgbaImage::from_pixel(40 * (cols + 3), 40 * (rows + 3), Rgba([r0, g0, b0, 255]));
+        let img = RgbaImage::from_pixel(40 * (cols + 3), 40 * (rows + 3), Rgba([r0, g0, b0, 255]));
+        read_drawn_over(img, kinds, cols, draw)
+    }
+
+    /// [`try_read_drawn`] over a frame already painted with its ground (`img`, room for the
+    /// board at (40, 40) and a ring of cells around it).
+    fn read_drawn_over(
+        mut img: RgbaImage,
+        kinds: &[u32],
+        cols: u32,
+        mut draw: impl FnMut(&mut RgbaImage, u32, u32, usize, u32),
+    ) -> Result<Reading, ReadError> {
+        let rows = kinds.len() as u32 / cols;
         for (i, &k) in kinds.iter().enumerate() {
             let (r, c) = (i as u32 / cols, i as u32 % cols);
             draw(&mut img, 40 + c * 40, 40 + r * 40, i, k);
@@ -1896,19 +1886,12 @@ mod cell_tests {
             let c = if strip { [200, 170, 60] } else { c };
             *p = Rgba([c[0], c[1], c[2], 255]);
         }
-        for (i, &k) in kinds.iter().enumerate() {
+        let r = read_drawn_over(img, &kinds, cols, |img, x, y, _, k| {
             if k > 0 {
-                let (r, c) = (i as u32 / cols, i as u32 % cols);
-                tile(&mut img, 40 + c * 40, 40 + r * 40, k, false);
+                tile(img, x, y, k, false)
             }
-        }
-        let grid = Grid {
-            origin: (40.0, 40.0),
-            pitch: (40.0, 40.0),
-            rows: rows as usize,
-            cols: cols as usize,
-        };
-        let r = read_grid(&img, &grid, &ReaderConfig::default()).expect("reads");
+        })
+        .expect("reads");
         let b = &r.board;
         assert_eq!(b.tile_count(), 8, "{b}");
         for c in 0..4 {

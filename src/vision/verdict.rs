@@ -7,7 +7,7 @@
 //! hardly any tiles shows no board. Each refusal says what was counted.
 
 use super::config::ReaderConfig;
-use super::ground::{without_band, GroundTest, SIDES};
+use super::ground::{describe_beside, GroundTest, SIDES};
 use super::pictures::{
     describe, distance, frame_distance, shape_distance, single_linkage, spanning_tree, Picture,
 };
@@ -240,12 +240,7 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
         if x1 - x < w - 0.5 || y1 - y < h - 0.5 {
             return None;
         }
-        let rect = (x, y, x1 - x, y1 - y);
-        describe(
-            &integral,
-            side.map_or(rect, |s| without_band(rect, s, cfg.overhang_share)),
-            cfg,
-        )
+        describe_beside(&integral, (x, y, x1 - x, y1 - y), side, cfg)
     };
     let pic = |cell: (i64, i64)| trimmed_pic(cell, None);
     if !contested.is_empty() {
