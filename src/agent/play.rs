@@ -281,6 +281,9 @@ struct Run<'p, 'a> {
     t: Timings,
     start: Instant,
     grid: Option<Grid>,
+    /// The size of the frame the grid was locked on: a window of another size has laid
+    /// its board out anew.
+    lock_size: Option<(u32, u32)>,
     frames: usize,
     /// Click tries in a row that removed nothing.
     strikes: u32,
@@ -360,6 +363,7 @@ impl Player<'_> {
             t: Timings::default(),
             start: Instant::now(),
             grid: None,
+            lock_size: None,
             frames: 0,
             strikes: 0,
             clicked: false,
@@ -493,12 +497,31 @@ impl Run<'_, '_> {
     /// Captures until a reading is confident: no animation, nothing unsure, an even count
     /// of every type. Gives up after `verify_timeout` with the last reason; an unconfident
     /// reading is never used.
+    ///
+    /// A locked grid is dropped when the board is found elsewhere on screen: at once when
+    /// the window has another size than the grid was locked at (a game scales its board to
+    /// its window), and after half the patience of readings on the grid that are not
+    /// confident (the board moved inside the window). The shot returned then has no grid
+    /// locked, and the loop locks the new one as at the start of a game.
     fn settled_read(&mut self) -> Result<std::result::Result<Shot, String>> {
         let t0 = Instant::now();
         let patience = self.p.options.verify_timeout;
         let mut why = String::from("no frame read yet");
         while t0.elapsed() < patience && !self.over_time() {
             let (frame, index) = self.capture()?;
+            let pause = self.p.options.poll.max(Duration::from_millis(20));
+            if self.grid.is_some() && self.lock_size != Some(frame.image.dimensions()) {
+                if let Some(shot) = self.relock(frame.clone(), index, true)? {
+                    return Ok(Ok(shot));
+                }
+                why = format!(
+                    "the window is {}x{} now, and the board is not found on it",
+                    frame.image.width(),
+                    frame.image.height()
+                );
+                sleep(pause);
+                continue;
+            }
             match self.read(&frame, index)? {
                 Ok(seen) => match seen.board.check_even() {
                     Ok(()) if confident(&seen) => {
@@ -517,9 +540,50 @@ impl Run<'_, '_> {
                 },
                 Err(b) => why = b.to_string(),
             }
-            sleep(self.p.options.poll.max(Duration::from_millis(20)));
+            if self.grid.is_some() && t0.elapsed() >= patience / 2 {
+                if let Some(shot) = self.relock(frame, index, false)? {
+                    return Ok(Ok(shot));
+                }
+            }
+            sleep(pause);
         }
         Ok(Err(why))
+    }
+
+    /// Looks for the board on `frame` without the locked grid, and drops the lock when it
+    /// is found with confidence on another lattice (another pitch, or cells off the locked
+    /// ones by more than a quarter pitch), or on a window of another size (`resized`).
+    /// Returns the reading, to be confirmed by the next one as a game's first is.
+    fn relock(&mut self, frame: Frame, index: usize, resized: bool) -> Result<Option<Shot>> {
+        let Some(old) = self.grid else {
+            return Ok(None);
+        };
+        let seen = match self.read_on(&frame, index, None)? {
+            Ok(seen) if confident(&seen) => seen,
+            _ => return Ok(None),
+        };
+        if !resized && same_lattice(&old, &seen.grid) {
+            return Ok(None);
+        }
+        let g = seen.grid;
+        let text = format!(
+            "{}: found the board again as {}x{} cells of {:.1}x{:.1} px at ({:.0}, {:.0})",
+            if resized {
+                "the window changed size and its board was laid out anew"
+            } else {
+                "the board moved in the window"
+            },
+            g.rows,
+            g.cols,
+            g.pitch.0,
+            g.pitch.1,
+            g.origin.0,
+            g.origin.1
+        );
+        self.note(&text);
+        self.grid = None;
+        self.lock_size = None;
+        Ok(Some(Shot { frame, index, seen }))
     }
 
     /// The first confident reading of a game, taken only once the next capture reads the
@@ -702,6 +766,7 @@ impl Run<'_, '_> {
             match self.read_on(&frame, index, Some(grid))? {
                 Ok(seen) if confident(&seen) && edges_hold_tiles(&seen.board) => {
                     self.grid = Some(grid);
+                    self.lock_size = Some(frame.image.dimensions());
                     let text =
                         format!("using the saved profile's {}x{} grid", grid.rows, grid.cols);
                     self.note(&text);
@@ -768,6 +833,7 @@ impl Run<'_, '_> {
                     Err(why) => return Ok(Stop::Unreadable(why)),
                 };
                 self.grid = Some(shot.seen.grid);
+                self.lock_size = Some(shot.frame.image.dimensions());
                 if let Some(seen) = self.grow_lock(&shot.frame, shot.index)? {
                     shot.seen = seen;
                 }
@@ -927,9 +993,9 @@ impl Run<'_, '_> {
             // Where is the window now? A fresh capture, checked against the frame the move
             // was planned on, so a window that moved or redrew is caught before clicking.
             let (now, now_index) = self.capture()?;
-            if attempt == 0
-                && (now.image.dimensions() != before.frame.image.dimensions()
-                    || reaction(&before.frame.image, &now.image, &grid, a, b) != Reaction::Nothing)
+            if now.image.dimensions() != before.frame.image.dimensions()
+                || (attempt == 0
+                    && reaction(&before.frame.image, &now.image, &grid, a, b) != Reaction::Nothing)
             {
                 self.record(&Entry::Verify {
                     n,
@@ -1108,6 +1174,17 @@ fn edges_hold_tiles(b: &Board) -> bool {
 /// A reading the loop may act on: nothing unsure and every type even.
 fn confident(seen: &Seen) -> bool {
     seen.unsure.is_empty() && seen.board.check_even().is_ok()
+}
+
+/// Whether grid `b`'s cells lie on grid `a`'s lattice: the same pitch (within 2 %) and
+/// origins a whole number of cells apart (within a quarter pitch).
+fn same_lattice(a: &Grid, b: &Grid) -> bool {
+    let axis = |pa: f32, pb: f32, oa: f32, ob: f32| {
+        let steps = (ob - oa) / pa;
+        (pa - pb).abs() <= pa * 0.02 && (steps - steps.round()).abs() <= 0.25
+    };
+    axis(a.pitch.0, b.pitch.0, a.origin.0, b.origin.0)
+        && axis(a.pitch.1, b.pitch.1, a.origin.1, b.origin.1)
 }
 
 /// Whether two readings show the same board on the same grid (within a quarter pitch).

@@ -42,6 +42,9 @@ struct Sim {
     /// whether the last frame was one.
     garbled: u32,
     showing_garbled: bool,
+    /// After this many removals the game lays its board out anew with this spec (a window
+    /// resized, or the board moved inside it).
+    relayout: Option<(u32, RenderSpec)>,
 }
 
 impl Sim {
@@ -70,6 +73,12 @@ impl Sim {
     }
     fn maybe_move(&mut self) {
         let removed = self.game.stats().removed;
+        if self.relayout.as_ref().is_some_and(|(n, _)| removed >= *n) {
+            let (_, spec) = self.relayout.take().unwrap();
+            let board = self.game.board();
+            self.renderer = Renderer::new(&spec, board.rows(), board.cols());
+            self.grid = self.renderer.grid();
+        }
         if let Some(n) = self.move_every {
             if removed > 0 && removed.is_multiple_of(n) && self.moved_at != removed {
                 self.moved_at = removed;
@@ -159,11 +168,26 @@ impl Clicker for Shared {
 }
 
 /// Reads the game's state instead of its pixels, on the grid given (cells off the game's
-/// board read empty) or on the game's own.
+/// board read empty) or on the game's own. A grid off the game's lattice (another pitch,
+/// or cells a fraction of a cell away) reads as a reader reads it: cut pictures without
+/// twins.
 impl Eyes for Shared {
     fn read(&mut self, _frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
         let s = self.0.borrow();
-        Ok(s.seen_on(grid.copied().unwrap_or(s.grid)))
+        let g = grid.copied().unwrap_or(s.grid);
+        let on = |pa: f32, pb: f32, oa: f32, ob: f32| {
+            let steps = (ob - oa) / pa;
+            (pa - pb).abs() < 0.5 && (steps - steps.round()).abs() < 0.1
+        };
+        let (a, b) = (&s.grid, &g);
+        if !on(a.pitch.0, b.pitch.0, a.origin.0, b.origin.0)
+            || !on(a.pitch.1, b.pitch.1, a.origin.1, b.origin.1)
+        {
+            return Err(Blind::Animation(
+                "pictures without a twin on this grid".into(),
+            ));
+        }
+        Ok(s.seen_on(g))
     }
 }
 
@@ -225,6 +249,8 @@ struct Setup {
     taken: bool,
     /// Frames drawn garbled at the start.
     garbled: u32,
+    /// A new layout after this many removals.
+    relayout: Option<(u32, RenderSpec)>,
 }
 
 impl Setup {
@@ -241,6 +267,7 @@ impl Setup {
             hover: None,
             taken: false,
             garbled: 0,
+            relayout: None,
         }
     }
 
@@ -257,6 +284,7 @@ impl Setup {
             hover: None,
             taken: false,
             garbled: 0,
+            relayout: None,
         }
     }
 
@@ -288,6 +316,7 @@ impl Setup {
             moved_at: 0,
             garbled: self.garbled,
             showing_garbled: false,
+            relayout: self.relayout,
         })));
         (sim, self.options)
     }
@@ -422,6 +451,64 @@ fn follows_a_moving_window() {
         (stats.illegal, stats.outside, stats.empty),
         (0, 0, 0),
         "{stats:?}"
+    );
+}
+
+/// A game whose board is laid out anew after two removals, by `spec` given the first
+/// layout's grid and window size.
+fn play_relaid(spec: impl FnOnce(Grid, (u32, u32)) -> RenderSpec) -> Played {
+    let config = config(Gravity::Down, 20, None);
+    let mut first = Renderer::new(&RenderSpec::default(), config.rows, config.cols);
+    let size = first
+        .draw(&Board::new(config.rows, config.cols), &[], &[])
+        .image
+        .dimensions();
+    let mut setup = Setup::new(&config);
+    setup.relayout = Some((2, spec(first.grid(), size)));
+    play(setup)
+}
+
+#[test]
+fn a_window_resized_mid_game_is_read_anew_before_any_click() {
+    let p = play_relaid(|_, _| RenderSpec {
+        cell: (40, 46),
+        ..RenderSpec::default()
+    });
+    assert_eq!(p.summary().stop, Stop::Cleared);
+    let s = p.stats;
+    assert_eq!(
+        (s.removed, s.illegal, s.outside, s.empty),
+        (12, 0, 0, 0),
+        "{s:?}"
+    );
+    assert!(
+        p.notes.iter().any(|n| n.contains("changed size")),
+        "{:?}",
+        p.notes
+    );
+}
+
+#[test]
+fn a_board_moved_inside_its_window_is_found_again() {
+    let p = play_relaid(|g, size| RenderSpec {
+        origin: Some((
+            (g.origin.0 - g.pitch.0 / 2.0) as u32,
+            (g.origin.1 - g.pitch.1 / 2.0) as u32,
+        )),
+        canvas: Some(size),
+        ..RenderSpec::default()
+    });
+    assert_eq!(p.summary().stop, Stop::Cleared);
+    let s = p.stats;
+    assert_eq!(
+        (s.removed, s.illegal, s.outside, s.empty),
+        (12, 0, 0, 0),
+        "{s:?}"
+    );
+    assert!(
+        p.notes.iter().any(|n| n.contains("moved in the window")),
+        "{:?}",
+        p.notes
     );
 }
 

@@ -15,11 +15,7 @@ pub(crate) const SIDES: [(i64, i64); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
 
 /// The rectangle (x, y, w, h) without a band of `share` of its size on side `side` (an
 /// index into [`SIDES`]).
-fn without_band(
-    rect: (f32, f32, f32, f32),
-    side: usize,
-    share: f32,
-) -> (f32, f32, f32, f32) {
+fn without_band(rect: (f32, f32, f32, f32), side: usize, share: f32) -> (f32, f32, f32, f32) {
     let (x, y, w, h) = rect;
     let (bw, bh) = (w * share, h * share);
     match SIDES[side] {
