@@ -10,6 +10,7 @@
 //! copy.
 
 use super::config::ReaderConfig;
+use super::Reading;
 use crate::board::{Board, Cell, Pos};
 use crate::geometry::Grid;
 
@@ -85,9 +86,136 @@ pub fn merged(grid: &Grid, board: &Board, cfg: &ReaderConfig) -> Option<Grid> {
     (g != *grid).then_some(g)
 }
 
+/// How many of `fine`'s cells one cell of `coarse` spans along each axis, when `coarse`'s
+/// pitch is a whole multiple of `fine`'s (within 3 %) along both and more than one along
+/// at least one. Returns the multiples and `coarse`'s origin as the nearest cell of `fine`
+/// (column, row): a lattice averaging blocks of tiles need not lie on the tiles' lines.
+fn multiple_of(coarse: &Grid, fine: &Grid) -> Option<((usize, usize), (i64, i64))> {
+    let axis = |pc: f32, pf: f32, oc: f32, of: f32| {
+        let k = pc / pf;
+        let kr = k.round();
+        let at = (oc - of) / pf;
+        (kr >= 1.0 && (k - kr).abs() <= 0.03 * kr).then_some((kr as usize, at.round() as i64))
+    };
+    let (kx, x0) = axis(coarse.pitch.0, fine.pitch.0, coarse.origin.0, fine.origin.0)?;
+    let (ky, y0) = axis(coarse.pitch.1, fine.pitch.1, coarse.origin.1, fine.origin.1)?;
+    (kx * ky >= 2).then_some(((kx, ky), (x0, y0)))
+}
+
+/// Whether `coarse`, read on a lattice at a whole multiple of `fine`'s pitch, lumps several
+/// tiles into each of its cells, judged by `fine`'s board: cells `coarse` calls one type
+/// are one sprite, so the blocks of `fine`'s cells they cover must show the same pictures.
+/// Where `fine` cuts each tile into parts, they do (a tile's parts go together wherever it
+/// lies, [`merged`]'s test on blocks of any size); where `coarse` lumps tiles dealt at
+/// random into cells that only look alike at its scale, they differ. Blocks wholly of
+/// `fine`'s tiles are tested, per type of `coarse` against the type's usual block;
+/// `coarse` lumps tiles when fewer than [`ReaderConfig::halves_kept`] of them show it.
+/// `None` when the lattices are not multiples or fewer than four blocks tell.
+pub fn lumps(coarse: &Reading, fine: &Reading, cfg: &ReaderConfig) -> Option<bool> {
+    let ((kx, ky), (x0, y0)) = multiple_of(&coarse.grid, &fine.grid)?;
+    let fb = &fine.board;
+    let cell = |r: i64, c: i64| {
+        (r >= 0 && c >= 0 && (r as usize) < fb.rows() && (c as usize) < fb.cols())
+            .then(|| fb.get(Pos::new(r as usize, c as usize)))
+    };
+    let mut blocks = std::collections::BTreeMap::<u8, Vec<Vec<Cell>>>::new();
+    for (p, t) in coarse.board.tiles() {
+        let (r0, c0) = (y0 + (p.row * ky) as i64, x0 + (p.col * kx) as i64);
+        let block: Option<Vec<Cell>> = (0..ky as i64)
+            .flat_map(|dr| (0..kx as i64).map(move |dc| (r0 + dr, c0 + dc)))
+            .map(|(r, c)| cell(r, c).filter(|x| x.is_tile()))
+            .collect();
+        if let Some(block) = block {
+            blocks.entry(t).or_default().push(block);
+        }
+    }
+    let (mut kept, mut tested) = (0usize, 0usize);
+    for seen in blocks.values().filter(|s| s.len() >= 2) {
+        let usual = seen
+            .iter()
+            .map(|b| seen.iter().filter(|d| *d == b).count())
+            .max()
+            .unwrap_or(0);
+        tested += seen.len();
+        kept += usual;
+    }
+    (tested >= 4).then_some((kept as f32) < cfg.halves_kept * tested as f32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lattice_of_three_by_two_tiles_lumps_a_random_deal_and_not_cut_tiles() {
+        let cfg = ReaderConfig::default();
+        let fine_grid = Grid {
+            origin: (10.0, 20.0),
+            pitch: (30.0, 40.0),
+            rows: 8,
+            cols: 12,
+        };
+        // Three tiles across and two down per cell, a little off the tiles' lines.
+        let coarse_grid = Grid {
+            origin: (45.0, 95.0),
+            pitch: (90.0, 80.0),
+            rows: 3,
+            cols: 3,
+        };
+        assert_eq!(
+            multiple_of(&coarse_grid, &fine_grid),
+            Some(((3, 2), (1, 2)))
+        );
+        let reading = |grid: Grid, rows: &[String]| Reading {
+            grid,
+            board: Board::from_rows(rows).unwrap(),
+            unsure: Vec::new(),
+            selected: Vec::new(),
+        };
+        let whole = Grid {
+            origin: (10.0, 20.0),
+            rows: 4,
+            cols: 4,
+            ..coarse_grid
+        };
+        // Twelve types, eight tiles each, dealt at random (a fixed shuffle), read as one
+        // picture per block of 3 x 2 tiles (all alike at that scale): the blocks differ.
+        let mut deal: Vec<u8> = (0..96).map(|i| b'A' + (i % 12) as u8).collect();
+        let mut x = 7u32;
+        for i in (1..deal.len()).rev() {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            deal.swap(i, (x >> 8) as usize % (i + 1));
+        }
+        let rows: Vec<String> = deal
+            .chunks(12)
+            .map(|r| String::from_utf8(r.to_vec()).unwrap())
+            .collect();
+        let fine = reading(fine_grid, &rows);
+        let lumped = reading(whole, &vec!["AAAA".to_string(); 4]);
+        assert_eq!(lumps(&lumped, &fine, &cfg), Some(true));
+        // Four tiles each cut into 3 x 2 parts by the fine lattice: every block of a tile
+        // type holds the same parts.
+        let parts = ["ABCabc", "DEFdef", "GHIghi", "JKLjkl"];
+        let deal = ["ABCD", "CDAB", "BADC", "DCBA"];
+        let mut cut = Vec::new();
+        for line in deal {
+            let (mut top, mut bottom) = (String::new(), String::new());
+            for t in line.bytes() {
+                let p = parts[(t - b'A') as usize];
+                top.push_str(&p[..3]);
+                bottom.push_str(&p[3..]);
+            }
+            cut.push(top);
+            cut.push(bottom);
+        }
+        let tiles: Vec<String> = deal.iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            lumps(&reading(whole, &tiles), &reading(fine_grid, &cut), &cfg),
+            Some(false)
+        );
+        // A lattice is no multiple of itself.
+        assert_eq!(lumps(&fine, &fine, &cfg), None);
+    }
 
     #[test]
     fn tiles_cut_in_two_down_the_columns_merge_by_rows() {

@@ -247,7 +247,12 @@ fn choose(
                 // and, merged, lie on the other's lattice, the other read whole tiles.
                 let halved = halves::merged(&l.grid, &l.board, &cfg)
                     .is_some_and(|m| verdict::aligned_grids(&m, &g.grid).is_some());
-                if halved || verdict::replaces(l, &g, frame, &cfg) {
+                // On lattices at whole multiples of one another, the finer reading's cells
+                // inside one coarse cell tell which holds the tiles: parts of one tile go
+                // together wherever it lies, tiles dealt at random do not.
+                let lumped = halves::lumps(l, &g, &cfg) == Some(true)
+                    || halves::lumps(&g, l, &cfg) == Some(false);
+                if halved || lumped || verdict::replaces(l, &g, frame, &cfg) {
                     return (Ok(g), ReaderChoice::General);
                 }
                 match verdict::crossing(l, &g, frame, &cfg) {
