@@ -4,7 +4,7 @@
 
 use super::play::{PlayError, PlayFault, PlayOptions, Player, Stop, Summary};
 use super::record::{read_session, Entry, SessionWriter};
-use super::stages::{Blind, Brain, Eyes, FirstPair, Proposal, Seen};
+use super::stages::{Brain, Eyes, FirstPair, Proposal};
 use crate::board::{removable_pairs, Board, Cell, Gravity, Link, Pos, Rules};
 use crate::capture::{CaptureError, Frame, FrameSource};
 use crate::game::{Game, GameConfig, Stats};
@@ -12,6 +12,7 @@ use crate::geometry::Grid;
 use crate::input::{ClickError, ClickPacer, Clicker, Pace};
 use crate::plan::Outcome;
 use crate::render::{RenderSpec, Renderer};
+use crate::vision::{ReadError, Reading};
 use image::RgbaImage;
 use indicatif::ProgressBar;
 use std::cell::RefCell;
@@ -172,7 +173,7 @@ impl Clicker for Shared {
 /// or cells a fraction of a cell away) reads as a reader reads it: cut pictures without
 /// twins.
 impl Eyes for Shared {
-    fn read(&mut self, _frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, _frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
         let s = self.0.borrow();
         let g = grid.copied().unwrap_or(s.grid);
         let on = |pa: f32, pb: f32, oa: f32, ob: f32| {
@@ -183,7 +184,7 @@ impl Eyes for Shared {
         if !on(a.pitch.0, b.pitch.0, a.origin.0, b.origin.0)
             || !on(a.pitch.1, b.pitch.1, a.origin.1, b.origin.1)
         {
-            return Err(Blind::Animation(
+            return Err(ReadError::Animation(
                 "pictures without a twin on this grid".into(),
             ));
         }
@@ -206,7 +207,7 @@ impl Sim {
     }
 
     /// What exact eyes read on grid `g` in the last frame.
-    fn seen_on(&self, g: Grid) -> Seen {
+    fn seen_on(&self, g: Grid) -> Reading {
         let truth = &self.shown_board();
         let row0 = ((g.origin.1 - self.grid.origin.1) / self.grid.pitch.1).round() as i32;
         let col0 = ((g.origin.0 - self.grid.origin.0) / self.grid.pitch.0).round() as i32;
@@ -220,7 +221,7 @@ impl Sim {
             (r >= 0 && c >= 0 && (r as usize) < g.rows && (c as usize) < g.cols)
                 .then(|| Pos::new(r as usize, c as usize))
         };
-        Seen {
+        Reading {
             grid: g,
             board,
             unsure: vec![],
@@ -513,10 +514,10 @@ fn a_board_moved_inside_its_window_is_found_again() {
 }
 
 /// Eyes that never see a board.
-struct Blindfold(Blind);
+struct Blindfold(ReadError);
 
 impl Eyes for Blindfold {
-    fn read(&mut self, _frame: &RgbaImage, _grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, _frame: &RgbaImage, _grid: Option<&Grid>) -> Result<Reading, ReadError> {
         Err(self.0.clone())
     }
 }
@@ -525,7 +526,7 @@ impl Eyes for Blindfold {
 struct Doubting(Shared);
 
 impl Eyes for Doubting {
-    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
         let mut seen = self.0.read(frame, grid)?;
         seen.unsure = vec![Pos::new(0, 0)];
         Ok(seen)
@@ -543,7 +544,7 @@ struct Mistaken {
 }
 
 impl Eyes for Mistaken {
-    fn read(&mut self, _frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, _frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
         let s = self.sim.0.borrow();
         let mut g = s.grid;
         if grid.is_none() && self.short {
@@ -616,10 +617,10 @@ fn a_first_reading_the_next_frame_contradicts_is_not_played() {
 struct GridOnly(Shared);
 
 impl Eyes for GridOnly {
-    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
         match grid {
             Some(_) => self.0.read(frame, grid),
-            None => Err(Blind::NoBoard("nothing tile-like".into())),
+            None => Err(ReadError::NoBoard("nothing tile-like".into())),
         }
     }
 }
@@ -682,8 +683,8 @@ fn quick(mut setup: Setup) -> Setup {
 #[test]
 fn no_click_on_a_frame_that_is_not_lianliankan_or_shows_no_board() {
     for blind in [
-        Blind::NotLianliankan("numbered tiles 1-8".into()),
-        Blind::NoBoard("nothing tile-like".into()),
+        ReadError::NotLianliankan("numbered tiles 1-8".into()),
+        ReadError::NoBoard("nothing tile-like".into()),
     ] {
         let mut eyes = Blindfold(blind.clone());
         let setup = quick(Setup::new(&config(Gravity::None, 0, None)));
@@ -949,7 +950,7 @@ fn a_user_taking_the_mouse_stops_a_bot_that_is_only_watching() {
     // `verify_timeout`; the user's move must stop it at the first capture.
     let mut setup = Setup::new(&config(Gravity::None, 0, None));
     setup.taken = true;
-    let mut eyes = Blindfold(Blind::NoBoard("nothing tile-like".into()));
+    let mut eyes = Blindfold(ReadError::NoBoard("nothing tile-like".into()));
     let t0 = Instant::now();
     let p = play_with(setup, Some(&mut eyes), &mut FirstPair, None);
     let err = p.result.expect_err("the user took the mouse");
@@ -970,7 +971,7 @@ fn a_user_taking_the_mouse_stops_a_bot_that_is_only_watching() {
 struct LinkAsRemoved(Shared);
 
 impl Eyes for LinkAsRemoved {
-    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
         let mut seen = self.0.read(frame, grid)?;
         let link = self.0 .0.borrow().game.showing().cloned();
         if let Some(link) = link {
@@ -1006,7 +1007,7 @@ fn a_drawn_link_read_as_a_removal_does_not_hide_the_gravity() {
 struct Counting(Shared, usize);
 
 impl Eyes for Counting {
-    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
         self.1 += 1;
         self.0.read(frame, grid)
     }
