@@ -6,6 +6,7 @@
 //! screen position of its top-left pixel because windows move: a click at image pixel
 //! (px, py) goes to screen point (origin.0 + px, origin.1 + py) of *that* frame.
 
+use crate::vision::load::LoadError;
 use image::RgbaImage;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -38,17 +39,16 @@ impl Frame {
     }
 }
 
-/// An image file that could not be loaded: the message of [`crate::vision::load_image`]
-/// (which names the file and the problem, with its causes), kept as text because the
-/// vision loader reports through `anyhow`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ImageLoadError(pub String);
+/// An image file that could not be loaded: the error of [`crate::vision::load_image`],
+/// which names the file and the problem.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct ImageLoadError(#[from] pub LoadError);
 
 impl ImageLoadError {
     /// Loads `path` with [`crate::vision::load_image`], turning its error into this type.
     pub fn load(path: &Path) -> Result<RgbaImage, ImageLoadError> {
-        crate::vision::load_image(path).map_err(|e| ImageLoadError(format!("{e:#}")))
+        Ok(crate::vision::load_image(path)?)
     }
 }
 
@@ -407,7 +407,8 @@ mod tests {
     fn image_load_error_names_the_file() {
         let p = Path::new("/nonexistent/llk-frame.png");
         let e = ImageLoadError::load(p).unwrap_err();
-        assert!(e.0.contains("llk-frame.png"), "{e}");
+        assert!(e.to_string().contains("llk-frame.png"), "{e}");
+        assert!(matches!(e.0, LoadError::Open { .. }), "{e}");
     }
 
     #[test]
