@@ -205,7 +205,7 @@ impl FrameSource for FolderSource {
 mod choose;
 pub use choose::{choose, ChooseError, WindowQuery};
 
-/// A window as listed by [`list_windows`].
+/// A window as listed by `list_windows` (with the `live` feature).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WindowInfo {
     /// The window system's id (`llk play --window-id`).
