@@ -8,8 +8,10 @@
 
 use crate::vision::load::LoadError;
 use image::RgbaImage;
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// One captured image of a window's client area.
 #[derive(Clone, Debug)]
@@ -119,6 +121,14 @@ pub trait FrameSource {
     /// The current picture; an error means there is no picture to be had (window closed,
     /// recording exhausted), not that the picture is hard to read.
     fn frame(&mut self) -> Result<Frame, CaptureError>;
+}
+
+/// A source shared with other handles (a headless window that is also the clicker, as one
+/// screen is both live): each frame borrows it for the call.
+impl<T: FrameSource + ?Sized> FrameSource for Rc<RefCell<T>> {
+    fn frame(&mut self) -> Result<Frame, CaptureError> {
+        self.borrow_mut().frame()
+    }
 }
 
 /// Frames given in advance, handed out in order (tests).
