@@ -23,4 +23,4 @@ pub use logic::{ConfigError, Event, Game, GameConfig, ShuffleReason, Stats};
 pub use shell::{GameLogError, WindowError};
 pub use slide::SlideConfigError;
 #[cfg(feature = "live")]
-pub use window::{read_log, run, verdict, Outcome, WindowConfig};
+pub use window::{read_log, run, verdict, GameOutcome, WindowConfig};

@@ -39,7 +39,7 @@ pub struct WindowConfig {
 
 /// How the game ended, written as the log's last line.
 #[derive(Clone, Debug, Serialize)]
-pub struct Outcome {
+pub struct GameOutcome {
     /// Whether the board was cleared.
     pub cleared: bool,
     /// Why the window closed: "cleared", "closed", "timeout".
@@ -54,7 +54,7 @@ pub struct Outcome {
 
 /// Runs the game in a window until it is closed (by the user, Escape, the timeout, or
 /// `close_after_clear`) and returns how it ended.
-pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome, WindowError> {
+pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<GameOutcome, WindowError> {
     let game = Game::new(config)?;
     win.spec.validate(config.rows, config.cols)?;
     let mut headless = Headless::new(game, &win.spec);
@@ -122,7 +122,7 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome, WindowErr
         shell.show(picture.as_ref())?;
     };
     let game = headless.game();
-    let outcome = Outcome {
+    let outcome = GameOutcome {
         cleared: game.is_cleared(),
         reason: reason.to_string(),
         stats: game.stats(),
