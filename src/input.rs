@@ -198,8 +198,8 @@ mod live {
         pub fn new(hold: Duration, gap: Duration) -> Result<Self, ClickError> {
             // enigo's X11 backend has the server delay each fake button event by
             // `linux_delay` (12 ms), so a press lasts `hold` + 12 ms. Measured: with that
-            // delay at 0 the bundled game lost clicks at a 50 ms hold and took some late
-            // (a retry then hit an emptied cell) in 2 of 3 games under load; with it, none.
+            // delay at 0 the bundled game loses clicks at a 50 ms hold and takes some late
+            // (a retry then hits an emptied cell) in 2 of 3 games under load; with it, none.
             let enigo =
                 Enigo::new(&Settings::default()).map_err(|e| ClickError::Connect(Box::new(e)))?;
             let left_at = enigo.location().ok();
