@@ -6,9 +6,12 @@
 //! screen position of its top-left pixel because windows move: a click at image pixel
 //! (px, py) goes to screen point (origin.0 + px, origin.1 + py) of *that* frame.
 
+use crate::vision::load::LoadError;
 use image::RgbaImage;
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// One captured image of a window's client area.
 #[derive(Clone, Debug)]
@@ -38,17 +41,16 @@ impl Frame {
     }
 }
 
-/// An image file that could not be loaded: the message of [`crate::vision::load_image`]
-/// (which names the file and the problem, with its causes), kept as text because the
-/// vision loader reports through `anyhow`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ImageLoadError(pub String);
+/// An image file that could not be loaded: the error of [`crate::vision::load_image`],
+/// which names the file and the problem.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct ImageLoadError(#[from] pub LoadError);
 
 impl ImageLoadError {
     /// Loads `path` with [`crate::vision::load_image`], turning its error into this type.
     pub fn load(path: &Path) -> Result<RgbaImage, ImageLoadError> {
-        crate::vision::load_image(path).map_err(|e| ImageLoadError(format!("{e:#}")))
+        Ok(crate::vision::load_image(path)?)
     }
 }
 
@@ -119,6 +121,14 @@ pub trait FrameSource {
     /// The current picture; an error means there is no picture to be had (window closed,
     /// recording exhausted), not that the picture is hard to read.
     fn frame(&mut self) -> Result<Frame, CaptureError>;
+}
+
+/// A source shared with other handles (a headless window that is also the clicker, as one
+/// screen is both live): each frame borrows it for the call.
+impl<T: FrameSource + ?Sized> FrameSource for Rc<RefCell<T>> {
+    fn frame(&mut self) -> Result<Frame, CaptureError> {
+        self.borrow_mut().frame()
+    }
 }
 
 /// Frames given in advance, handed out in order (tests).
@@ -205,7 +215,7 @@ impl FrameSource for FolderSource {
 mod choose;
 pub use choose::{choose, ChooseError, WindowQuery};
 
-/// A window as listed by [`list_windows`].
+/// A window as listed by `list_windows` (with the `live` feature).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WindowInfo {
     /// The window system's id (`llk play --window-id`).
@@ -407,7 +417,8 @@ mod tests {
     fn image_load_error_names_the_file() {
         let p = Path::new("/nonexistent/llk-frame.png");
         let e = ImageLoadError::load(p).unwrap_err();
-        assert!(e.0.contains("llk-frame.png"), "{e}");
+        assert!(e.to_string().contains("llk-frame.png"), "{e}");
+        assert!(matches!(e.0, LoadError::Open { .. }), "{e}");
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //! The play loop only talks to a [`Clicker`], so the same loop can play live, rehearse
 //! without touching the mouse, or be checked by a test that inspects every click.
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::time::Duration;
 
 mod pace;
@@ -84,6 +86,30 @@ pub trait Clicker {
     /// The button hold (and gap) in use, when the clicker paces its clicks.
     fn pace(&self) -> Option<Pace> {
         None
+    }
+}
+
+/// A clicker shared with other handles (a headless window that is also the frame source,
+/// as one screen is both live): each call borrows it.
+impl<T: Clicker + ?Sized> Clicker for Rc<RefCell<T>> {
+    fn click(&mut self, x: i32, y: i32) -> Result<(), ClickError> {
+        self.borrow_mut().click(x, y)
+    }
+
+    fn in_control(&self) -> Result<(), ClickError> {
+        self.borrow().in_control()
+    }
+
+    fn park(&mut self, x: i32, y: i32) -> Result<bool, ClickError> {
+        self.borrow_mut().park(x, y)
+    }
+
+    fn feedback(&mut self, registered: bool) {
+        self.borrow_mut().feedback(registered)
+    }
+
+    fn pace(&self) -> Option<Pace> {
+        self.borrow().pace()
     }
 }
 
@@ -172,8 +198,8 @@ mod live {
         pub fn new(hold: Duration, gap: Duration) -> Result<Self, ClickError> {
             // enigo's X11 backend has the server delay each fake button event by
             // `linux_delay` (12 ms), so a press lasts `hold` + 12 ms. Measured: with that
-            // delay at 0 the bundled game lost clicks at a 50 ms hold and took some late
-            // (a retry then hit an emptied cell) in 2 of 3 games under load; with it, none.
+            // delay at 0 the bundled game loses clicks at a 50 ms hold and takes some late
+            // (a retry then hits an emptied cell) in 2 of 3 games under load; with it, none.
             let enigo =
                 Enigo::new(&Settings::default()).map_err(|e| ClickError::Connect(Box::new(e)))?;
             let left_at = enigo.location().ok();

@@ -4,14 +4,18 @@
 use llk::puzzles::adversarial::{alphabeta, minimax, negamax, GameTreeSearch, TwoPlayerGame};
 use llk::puzzles::c4::{ConnectFour, Position};
 use llk::puzzles::terminal::{play, Ending};
-use llk::puzzles::ttt::{rule_move, Board, Mark, TicTacToe};
+use llk::puzzles::ttt::{rule_move, Mark, TicTacToe, TttBoard};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 
 /// Plays `ai` (as `ai_mark`) from `b` against every possible sequence of opponent moves;
 /// returns (games played, games the AI lost, games it won).
-fn all_lines(ai: &mut dyn FnMut(&Board) -> usize, ai_mark: Mark, b: Board) -> (u64, u64, u64) {
+fn all_lines(
+    ai: &mut dyn FnMut(&TttBoard) -> usize,
+    ai_mark: Mark,
+    b: TttBoard,
+) -> (u64, u64, u64) {
     if let Some(w) = b.winner() {
         return (1, (w != ai_mark) as u64, (w == ai_mark) as u64);
     }
@@ -35,13 +39,13 @@ fn all_lines(ai: &mut dyn FnMut(&Board) -> usize, ai_mark: Mark, b: Board) -> (u
 }
 
 /// Wraps a player with a cache, since the same position recurs in many opponent lines.
-fn cached(f: impl Fn(&Board) -> usize) -> impl FnMut(&Board) -> usize {
-    let mut memo: HashMap<Board, usize> = HashMap::new();
+fn cached(f: impl Fn(&TttBoard) -> usize) -> impl FnMut(&TttBoard) -> usize {
+    let mut memo: HashMap<TttBoard, usize> = HashMap::new();
     move |b| *memo.entry(*b).or_insert_with(|| f(b))
 }
 
 /// A tic-tac-toe player under test, by name.
-type Player = (&'static str, Box<dyn Fn(&Board) -> usize>);
+type Player = (&'static str, Box<dyn Fn(&TttBoard) -> usize>);
 
 #[test]
 fn tic_tac_toe_players_never_lose_against_any_opponent_line() {
@@ -63,7 +67,7 @@ fn tic_tac_toe_players_never_lose_against_any_opponent_line() {
     for (name, f) in players {
         let mut ai = cached(f);
         for mark in [Mark::X, Mark::O] {
-            let (games, lost, won) = all_lines(&mut ai, mark, Board::default());
+            let (games, lost, won) = all_lines(&mut ai, mark, TttBoard::default());
             println!("{name:>9} as {mark}: {games} opponent lines, {won} won, {lost} lost");
             assert!(games > 0);
             assert_eq!(lost, 0, "{name} as {mark} lost {lost} of {games} games");
@@ -73,7 +77,7 @@ fn tic_tac_toe_players_never_lose_against_any_opponent_line() {
 }
 
 /// Every position reachable in a real game, with its side to move.
-fn reachable(b: Board, out: &mut HashMap<Board, ()>) {
+fn reachable(b: TttBoard, out: &mut HashMap<TttBoard, ()>) {
     if out.insert(b, ()).is_some() || TicTacToe.terminal(&b).is_some() {
         return;
     }
@@ -85,10 +89,10 @@ fn reachable(b: Board, out: &mut HashMap<Board, ()>) {
 #[test]
 fn the_three_searches_agree_on_every_position_and_pruning_saves_nodes() {
     let mut all = HashMap::new();
-    reachable(Board::default(), &mut all);
+    reachable(TttBoard::default(), &mut all);
     assert_eq!(all.len(), 5478, "tic-tac-toe has 5,478 legal positions");
     let (mut full, mut pruned) = (0u64, 0u64);
-    let open: Vec<&Board> = all
+    let open: Vec<&TttBoard> = all
         .keys()
         .filter(|b| TicTacToe.terminal(b).is_none())
         .collect();
@@ -110,12 +114,12 @@ fn the_three_searches_agree_on_every_position_and_pruning_saves_nodes() {
 #[test]
 fn depth_limited_searches_still_take_wins_and_block() {
     // At depth 2 the search sees an immediate win and the opponent's immediate win.
-    let b = Board::parse("OO.XX.X..").unwrap(); // O wins at 2 (X threatens 5 and 2)
+    let b = TttBoard::parse("OO.XX.X..").unwrap(); // O wins at 2 (X threatens 5 and 2)
     assert_eq!(b.to_move(), Mark::O);
     for algo in GameTreeSearch::ALL {
         assert_eq!(algo.search(&TicTacToe, &b, 2).best, Some(2), "{algo:?}");
     }
-    let b = Board::parse("XX.O.....").unwrap(); // O to move must block 2
+    let b = TttBoard::parse("XX.O.....").unwrap(); // O to move must block 2
     for algo in GameTreeSearch::ALL {
         assert_eq!(algo.search(&TicTacToe, &b, 2).best, Some(2), "{algo:?}");
     }
@@ -196,7 +200,7 @@ fn terminal_play_reasks_bad_moves_and_finishes_the_game() {
     let mut out = Vec::new();
     let (ending, last) = play(
         &TicTacToe,
-        Board::default(),
+        TttBoard::default(),
         true,
         |b| alphabeta(&TicTacToe, b, 9).best.unwrap(),
         script.as_bytes(),
@@ -244,7 +248,7 @@ fn terminal_play_handles_quit_end_of_input_and_full_columns() {
     // Input that stops mid-game is an error, not a hang or a panic.
     let err = play(
         &TicTacToe,
-        Board::default(),
+        TttBoard::default(),
         true,
         |b| rule_move(b).unwrap(),
         "5\n".as_bytes(),

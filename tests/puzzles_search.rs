@@ -2,7 +2,7 @@
 //! same (shortest) length, the path is walkable, and A* with either admissible heuristic
 //! never expands more than Dijkstra.
 
-use llk::puzzles::maze::{solve, Heuristic, Maze, MazeAlgo};
+use llk::puzzles::maze::{solve, Maze, MazeAlgo, MazeHeuristic};
 use llk::puzzles::river::River;
 use proptest::prelude::*;
 use std::collections::VecDeque;
@@ -69,12 +69,12 @@ proptest! {
         prop_assume!(s != g);
         let m = Maze::parse("random", &maze_text(rows, cols, &walls, s, g)).unwrap();
         let truth = flood(&m);
-        let dijkstra = solve(&m, MazeAlgo::Dijkstra, Heuristic::Zero);
+        let dijkstra = solve(&m, MazeAlgo::Dijkstra, MazeHeuristic::Zero);
         for (algo, h) in [
-            (MazeAlgo::AStar, Heuristic::Manhattan),
-            (MazeAlgo::AStar, Heuristic::Euclid),
-            (MazeAlgo::Bfs, Heuristic::Zero),
-            (MazeAlgo::Dijkstra, Heuristic::Zero),
+            (MazeAlgo::AStar, MazeHeuristic::Manhattan),
+            (MazeAlgo::AStar, MazeHeuristic::Euclid),
+            (MazeAlgo::Bfs, MazeHeuristic::Zero),
+            (MazeAlgo::Dijkstra, MazeHeuristic::Zero),
         ] {
             let sol = solve(&m, algo, h);
             prop_assert_eq!(sol.as_ref().map(|s| s.cost), truth, "{:?} {:?}", algo, h);

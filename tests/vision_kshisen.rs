@@ -229,7 +229,7 @@ fn a_saved_reader_that_cannot_read_the_frame_gives_way_to_auto() {
     use llk::agent::Eyes;
     use llk::vision::ReaderChoice;
     let frame = load_image(Path::new("fixtures/kshisen/s0-default-default-full.png")).unwrap();
-    let sure = |r: &Result<llk::agent::Seen, llk::agent::Blind>| {
+    let sure = |r: &Result<llk::vision::Reading, llk::vision::ReadError>| {
         r.as_ref()
             .is_ok_and(|s| s.unsure.is_empty() && s.board.check_even().is_ok())
     };

@@ -21,7 +21,7 @@ pub use gravity_watch::GravityWatch;
 pub use play::{PlayError, PlayFault, PlayOptions, Player, Stop, Summary};
 pub use record::{read_session, Entry, RecordError, SessionWriter, Timings};
 pub use replay::{replay_session, Check, ReplayError};
-pub use stages::{Blind, Brain, Eyes, FirstPair, Proposal, Seen};
+pub use stages::{Brain, Eyes, FirstPair, Proposal};
 
 #[cfg(test)]
 mod sim_tests;

@@ -2,12 +2,12 @@
 //! and planner ([`crate::plan`]).
 
 use super::longest::{longest_sequence, Budget};
-use super::stages::{Blind, Brain, Eyes, Proposal, Seen};
+use super::stages::{Brain, Eyes, Proposal};
 use crate::board::{Board, Rules};
 use crate::error::UnknownName;
 use crate::geometry::Grid;
 use crate::plan::{plan, Outcome, PlanOptions, Strategy};
-use crate::vision::{is_sure, read_auto, Hints, ReadError, ReaderChoice, Target};
+use crate::vision::{is_sure, read_auto, Hints, ReadError, ReaderChoice, Reading, Target};
 use image::RgbaImage;
 
 /// The vision stage: finds the grid on the first read (with optional size hints), reads
@@ -28,7 +28,7 @@ pub struct Vision {
 }
 
 impl Eyes for Vision {
-    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
         let at = match grid {
             Some(g) => Target::Grid(g),
             None => Target::Find(&self.hints),
@@ -44,18 +44,7 @@ impl Eyes for Vision {
             self.reader = by;
             self.fallback = false;
         }
-        match r {
-            Ok(r) => Ok(Seen {
-                grid: r.grid,
-                board: r.board,
-                unsure: r.unsure,
-                selected: r.selected,
-            }),
-            Err(ReadError::Animation(m)) => Err(Blind::Animation(m)),
-            Err(ReadError::NoBoard(m)) => Err(Blind::NoBoard(m)),
-            Err(ReadError::NotLianliankan(m)) => Err(Blind::NotLianliankan(m)),
-            Err(e @ ReadError::Invalid(_)) => Err(Blind::NoBoard(e.to_string())),
-        }
+        r
     }
 }
 

@@ -15,7 +15,7 @@
 
 use super::gravity_watch::{GravityWatch, Observation};
 use super::record::{Entry, RecordError, SessionWriter, Timings};
-use super::stages::{Blind, Brain, Eyes, Seen};
+use super::stages::{Brain, Eyes};
 use super::verify::{reaction, Reaction};
 use crate::board::{Board, Gravity, Link, Pos, Rules};
 use crate::capture::{CaptureError, Frame, FrameSource};
@@ -23,6 +23,7 @@ use crate::error::Chain;
 use crate::geometry::{Grid, Side};
 use crate::input::{ClickError, Clicker, Pace};
 use crate::plan::Outcome;
+use crate::vision::{ReadError, Reading};
 use image::RgbaImage;
 use indicatif::ProgressBar;
 use std::fmt;
@@ -146,7 +147,7 @@ pub struct Summary {
     pub pace: Option<Pace>,
     /// The first good reading and its frame, with the first plan (for `--dry-run` and the
     /// demo's annotated PNG). `None` when no board was ever read.
-    pub first: Option<(Frame, Seen, Vec<Link>)>,
+    pub first: Option<(Frame, Reading, Vec<Link>)>,
     /// The grid the session was locked on at the end (what a profile saves).
     pub grid: Option<Grid>,
 }
@@ -205,6 +206,9 @@ pub enum PlayFault {
 }
 
 type Result<T> = std::result::Result<T, PlayFault>;
+
+/// What the eyes made of one frame: a reading, or why there is none.
+type Look = std::result::Result<Reading, ReadError>;
 
 /// Play stopped on an error (the window vanished, the user took the mouse, a click would
 /// have left the window), with what had been done until then.
@@ -272,7 +276,7 @@ enum Verified {
 struct Shot {
     frame: Frame,
     index: usize,
-    seen: Seen,
+    seen: Reading,
 }
 
 struct Run<'p, 'a> {
@@ -297,7 +301,7 @@ struct Run<'p, 'a> {
     last_pair_pending: bool,
     /// The last frame read, the grid it was read on and what it gave: a game at rest shows
     /// the same pixels poll after poll, and the same pixels read the same.
-    last_read: Option<(RgbaImage, Option<Grid>, std::result::Result<Seen, Blind>)>,
+    last_read: Option<(RgbaImage, Option<Grid>, Look)>,
 }
 
 impl Player<'_> {
@@ -447,18 +451,13 @@ impl Run<'_, '_> {
     }
 
     /// Reads a frame with the locked grid when there is one (and records the reading).
-    fn read(&mut self, frame: &Frame, index: usize) -> Result<std::result::Result<Seen, Blind>> {
+    fn read(&mut self, frame: &Frame, index: usize) -> Result<Look> {
         self.read_on(frame, index, self.grid)
     }
 
     /// Reads a frame on `grid`, or finds the grid when it is `None` (and records the
     /// reading).
-    fn read_on(
-        &mut self,
-        frame: &Frame,
-        index: usize,
-        grid: Option<Grid>,
-    ) -> Result<std::result::Result<Seen, Blind>> {
+    fn read_on(&mut self, frame: &Frame, index: usize, grid: Option<Grid>) -> Result<Look> {
         let t0 = Instant::now();
         let seen = match &self.last_read {
             Some((img, g, seen)) if *g == grid && *img == frame.image => seen.clone(),
@@ -482,7 +481,7 @@ impl Run<'_, '_> {
             Err(b) => Entry::Blind {
                 frame: index,
                 locked: grid.is_some(),
-                animation: matches!(b, Blind::Animation(_)),
+                animation: matches!(b, ReadError::Animation(_)),
                 message: b.to_string(),
             },
         };
@@ -621,7 +620,7 @@ impl Run<'_, '_> {
     /// the game would end "cleared" with tiles on screen. A line is taken only when the
     /// grown grid reads with confidence and shows a tile on it; a line that reads unsure
     /// (a tile's drop shadow, the window's chrome) is not.
-    fn grow_lock(&mut self, frame: &Frame, index: usize) -> Result<Option<Seen>> {
+    fn grow_lock(&mut self, frame: &Frame, index: usize) -> Result<Option<Reading>> {
         let Some(mut grid) = self.grid else {
             return Ok(None);
         };
@@ -1172,7 +1171,7 @@ fn edges_hold_tiles(b: &Board) -> bool {
 }
 
 /// A reading the loop may act on: nothing unsure and every type even.
-fn confident(seen: &Seen) -> bool {
+fn confident(seen: &Reading) -> bool {
     seen.unsure.is_empty() && seen.board.check_even().is_ok()
 }
 
@@ -1188,7 +1187,7 @@ fn same_lattice(a: &Grid, b: &Grid) -> bool {
 }
 
 /// Whether two readings show the same board on the same grid (within a quarter pitch).
-fn same_reading(a: &Seen, b: &Seen) -> bool {
+fn same_reading(a: &Reading, b: &Reading) -> bool {
     let (ga, gb) = (&a.grid, &b.grid);
     ga.rows == gb.rows
         && ga.cols == gb.cols

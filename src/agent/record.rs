@@ -4,7 +4,7 @@
 //! Consecutive identical frames (a game at rest while the bot polls) share one PNG, which
 //! keeps committed sessions small. PNGs are compressed on a writer thread: at the highest
 //! compression a window-sized frame takes tens of milliseconds to encode, and encoding on
-//! the bot's own thread took about 40 % of a live game's time.
+//! the bot's own thread takes about 40 % of a live game's time.
 
 use crate::board::{Board, Gravity, Link, Pos, Rules};
 use crate::capture::Frame;
@@ -142,8 +142,8 @@ pub enum Entry {
         window: String,
         /// The llk version that recorded the session.
         version: String,
-        /// The board reader the session was played with (`legacy` or `general`); a session
-        /// without it was played with the legacy reader.
+        /// The board reader the session was played with (`legacy` or `general`); absent, the
+        /// legacy reader.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reader: Option<String>,
     },
@@ -186,8 +186,7 @@ pub enum Entry {
         message: String,
     },
     /// The moves chosen for the board read from `frame`, under gravity `gravity` (the mode
-    /// believed at the time when the bot finds it; absent in sessions that predate that:
-    /// the start line's rules then hold).
+    /// believed at the time when the bot finds it; absent, the start line's rules hold).
     Plan {
         /// The frame whose reading was planned.
         frame: usize,

@@ -5,9 +5,10 @@
 //! change to vision or planning that alters any decision shows up as a failing step.
 
 use super::record::{board_of, read_session, Entry, RecordError};
-use super::stages::{Blind, Brain, Eyes, Seen};
+use super::stages::{Brain, Eyes};
 use crate::board::{Pos, Rules};
 use crate::capture::ImageLoadError;
+use crate::vision::{ReadError, Reading};
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
@@ -278,7 +279,7 @@ pub fn replay_session(
                 let img = load(&files, *frame)?;
                 let grid = if *locked { last_grid.as_ref() } else { None };
                 let (ok, detail) = match eyes.read(&img, grid) {
-                    Err(b) if matches!(b, Blind::Animation(_)) == *animation => {
+                    Err(b) if matches!(b, ReadError::Animation(_)) == *animation => {
                         (true, format!("refused again: {b}"))
                     }
                     Err(b) => (false, format!("recorded {message:?}, now {b}")),
@@ -310,7 +311,7 @@ pub fn replay_session(
 /// Whether a new reading makes the same decision as a recorded unsure one: the bot never
 /// acts on a reading with unsure cells, so what such a cell reads as (empty or obstacle)
 /// changes nothing, as long as the same cells are unsure and every other cell is the same.
-fn same_but_unsure(seen: &Seen, board: &[String], unsure: &[Pos]) -> bool {
+fn same_but_unsure(seen: &Reading, board: &[String], unsure: &[Pos]) -> bool {
     let mut got = seen.unsure.clone();
     let mut want = unsure.to_vec();
     got.sort();
@@ -334,8 +335,8 @@ mod tests {
     use crate::board::Board;
     use crate::geometry::Grid;
 
-    fn seen(rows: &str, unsure: &[Pos]) -> Seen {
-        Seen {
+    fn seen(rows: &str, unsure: &[Pos]) -> Reading {
+        Reading {
             grid: Grid {
                 origin: (0.0, 0.0),
                 pitch: (10.0, 10.0),

@@ -1,17 +1,18 @@
-//! The play loop against a simulated game: the real game logic and renderer behind a
+//! The play loop against a simulated game: the bundled game's headless window behind a
 //! FrameSource + Clicker, with faults (lost clicks, reshuffles, gravity, a moving window)
 //! injected, and exact eyes so that only the loop's own logic is under test.
 
 use super::play::{PlayError, PlayFault, PlayOptions, Player, Stop, Summary};
 use super::record::{read_session, Entry, SessionWriter};
-use super::stages::{Blind, Brain, Eyes, FirstPair, Proposal, Seen};
+use super::stages::{Brain, Eyes, FirstPair, Proposal};
 use crate::board::{removable_pairs, Board, Cell, Gravity, Link, Pos, Rules};
 use crate::capture::{CaptureError, Frame, FrameSource};
-use crate::game::{Game, GameConfig, Stats};
+use crate::game::{Game, GameConfig, Headless, Stats};
 use crate::geometry::Grid;
 use crate::input::{ClickError, ClickPacer, Clicker, Pace};
 use crate::plan::Outcome;
 use crate::render::{RenderSpec, Renderer};
+use crate::vision::{ReadError, Reading};
 use image::RgbaImage;
 use indicatif::ProgressBar;
 use std::cell::RefCell;
@@ -19,7 +20,8 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 struct Sim {
-    game: Game,
+    /// The bundled game's window, drawn and clicked without a display.
+    window: Headless,
     /// Frames left before the window "closes" (capture fails).
     frames_left: Option<u32>,
     /// A learning pace and the shortest one the game registers.
@@ -30,10 +32,6 @@ struct Sim {
     hover_selects: bool,
     /// The user has taken the mouse.
     taken: bool,
-    renderer: Renderer,
-    grid: Grid,
-    origin: (i32, i32),
-    t0: Instant,
     clicks: u32,
     lose_every: Option<u32>,
     move_every: Option<u32>,
@@ -48,42 +46,35 @@ struct Sim {
 }
 
 impl Sim {
-    fn now(&self) -> u64 {
-        self.t0.elapsed().as_millis() as u64
-    }
     fn tick(&mut self) {
-        let now = self.now();
-        self.game.tick(now);
+        self.window.tick();
         self.maybe_move();
     }
     /// The tiles the game shows selected, and the one under the pointer when hovering
     /// selects: what the frame draws and the exact eyes report alike.
     fn shown_selected(&self) -> Vec<Pos> {
-        let mut sel: Vec<Pos> = self.game.selected().into_iter().collect();
-        let (px, py) = (
-            self.pointer.0 - self.origin.0,
-            self.pointer.1 - self.origin.1,
-        );
-        if let Some(p) = self.grid.cell_at(px as f32 + 0.5, py as f32 + 0.5) {
-            if self.hover_selects && self.game.board().get(p).is_tile() && !sel.contains(&p) {
+        let game = self.window.game();
+        let mut sel: Vec<Pos> = game.selected().into_iter().collect();
+        let origin = self.window.origin();
+        let (px, py) = (self.pointer.0 - origin.0, self.pointer.1 - origin.1);
+        if let Some(p) = self.window.grid().cell_at(px as f32 + 0.5, py as f32 + 0.5) {
+            if self.hover_selects && game.board().get(p).is_tile() && !sel.contains(&p) {
                 sel.push(p);
             }
         }
         sel
     }
     fn maybe_move(&mut self) {
-        let removed = self.game.stats().removed;
+        let removed = self.window.game().stats().removed;
         if self.relayout.as_ref().is_some_and(|(n, _)| removed >= *n) {
             let (_, spec) = self.relayout.take().unwrap();
-            let board = self.game.board();
-            self.renderer = Renderer::new(&spec, board.rows(), board.cols());
-            self.grid = self.renderer.grid();
+            self.window.relayout(&spec);
         }
         if let Some(n) = self.move_every {
             if removed > 0 && removed.is_multiple_of(n) && self.moved_at != removed {
                 self.moved_at = removed;
-                self.origin.0 += 37;
-                self.origin.1 -= 11;
+                let (x, y) = self.window.origin();
+                self.window.move_to((x + 37, y - 11));
             }
         }
     }
@@ -104,14 +95,13 @@ impl FrameSource for Shared {
         s.tick();
         // A hovered tile is drawn as the eyes report it: the same pixels read the same.
         let sel = s.shown_selected();
-        let links: Vec<_> = s.game.showing().cloned().into_iter().collect();
         s.showing_garbled = s.garbled > 0;
         s.garbled = s.garbled.saturating_sub(1);
         let board = s.shown_board();
-        let image = s.renderer.draw(&board, &sel, &links).image;
+        let image = s.window.picture_of(&board, &sel);
         Ok(Frame {
             image,
-            origin: s.origin,
+            origin: s.window.origin(),
         })
     }
 }
@@ -127,10 +117,7 @@ impl Clicker for Shared {
         if s.pacer.is_some_and(|(p, needs)| p.current() < needs) {
             return Ok(());
         }
-        let (wx, wy) = ((x - s.origin.0) as f32 + 0.5, (y - s.origin.1) as f32 + 0.5);
-        let cell = s.grid.cell_at(wx, wy);
-        let now = s.now();
-        s.game.click(wx, wy, cell, now);
+        s.window.press_screen(x, y);
         s.maybe_move();
         Ok(())
     }
@@ -172,18 +159,19 @@ impl Clicker for Shared {
 /// or cells a fraction of a cell away) reads as a reader reads it: cut pictures without
 /// twins.
 impl Eyes for Shared {
-    fn read(&mut self, _frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, _frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
         let s = self.0.borrow();
-        let g = grid.copied().unwrap_or(s.grid);
+        let own = s.window.grid();
+        let g = grid.copied().unwrap_or(own);
         let on = |pa: f32, pb: f32, oa: f32, ob: f32| {
             let steps = (ob - oa) / pa;
             (pa - pb).abs() < 0.5 && (steps - steps.round()).abs() < 0.1
         };
-        let (a, b) = (&s.grid, &g);
+        let (a, b) = (&own, &g);
         if !on(a.pitch.0, b.pitch.0, a.origin.0, b.origin.0)
             || !on(a.pitch.1, b.pitch.1, a.origin.1, b.origin.1)
         {
-            return Err(Blind::Animation(
+            return Err(ReadError::Animation(
                 "pictures without a twin on this grid".into(),
             ));
         }
@@ -194,7 +182,7 @@ impl Eyes for Shared {
 impl Sim {
     /// The board the last frame drew: the game's, or a garbled one.
     fn shown_board(&self) -> Board {
-        let mut board = self.game.board().clone();
+        let mut board = self.window.game().board().clone();
         if self.showing_garbled {
             let tiles: Vec<(Pos, u8)> = board.tiles().collect();
             let (a, ta) = tiles[0];
@@ -206,10 +194,11 @@ impl Sim {
     }
 
     /// What exact eyes read on grid `g` in the last frame.
-    fn seen_on(&self, g: Grid) -> Seen {
+    fn seen_on(&self, g: Grid) -> Reading {
         let truth = &self.shown_board();
-        let row0 = ((g.origin.1 - self.grid.origin.1) / self.grid.pitch.1).round() as i32;
-        let col0 = ((g.origin.0 - self.grid.origin.0) / self.grid.pitch.0).round() as i32;
+        let own = self.window.grid();
+        let row0 = ((g.origin.1 - own.origin.1) / own.pitch.1).round() as i32;
+        let col0 = ((g.origin.0 - own.origin.0) / own.pitch.0).round() as i32;
         let mut board = Board::new(g.rows, g.cols);
         for p in board.clone().positions() {
             let cell = truth.get_signed(p.row as i32 + row0, p.col as i32 + col0);
@@ -220,7 +209,7 @@ impl Sim {
             (r >= 0 && c >= 0 && (r as usize) < g.rows && (c as usize) < g.cols)
                 .then(|| Pos::new(r as usize, c as usize))
         };
-        Seen {
+        Reading {
             grid: g,
             board,
             unsure: vec![],
@@ -289,9 +278,9 @@ impl Setup {
     }
 
     fn sim(self) -> (Shared, PlayOptions) {
-        let renderer = Renderer::new(&RenderSpec::default(), self.rows, self.cols);
-        let grid = renderer.grid();
-        let origin = (300, 200);
+        let mut window = Headless::new(self.game, &RenderSpec::default());
+        window.move_to((300, 200));
+        let (grid, origin) = (window.grid(), window.origin());
         let pointer = match self.hover {
             Some(p) => {
                 let (x, y) = grid.center(p);
@@ -300,16 +289,12 @@ impl Setup {
             None => (0, 0),
         };
         let sim = Shared(Rc::new(RefCell::new(Sim {
-            game: self.game,
+            window,
             frames_left: self.frames_left,
             pacer: self.pacer,
             pointer,
             hover_selects: self.hover.is_some(),
             taken: self.taken,
-            renderer,
-            grid,
-            origin,
-            t0: Instant::now(),
             clicks: 0,
             lose_every: self.lose_every,
             move_every: self.move_every,
@@ -376,7 +361,7 @@ fn play_on(
         options,
     }
     .play();
-    let stats = sim.0.borrow().game.stats();
+    let stats = sim.0.borrow().window.game().stats();
     Played {
         result,
         stats,
@@ -513,10 +498,10 @@ fn a_board_moved_inside_its_window_is_found_again() {
 }
 
 /// Eyes that never see a board.
-struct Blindfold(Blind);
+struct Blindfold(ReadError);
 
 impl Eyes for Blindfold {
-    fn read(&mut self, _frame: &RgbaImage, _grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, _frame: &RgbaImage, _grid: Option<&Grid>) -> Result<Reading, ReadError> {
         Err(self.0.clone())
     }
 }
@@ -525,7 +510,7 @@ impl Eyes for Blindfold {
 struct Doubting(Shared);
 
 impl Eyes for Doubting {
-    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
         let mut seen = self.0.read(frame, grid)?;
         seen.unsure = vec![Pos::new(0, 0)];
         Ok(seen)
@@ -543,15 +528,16 @@ struct Mistaken {
 }
 
 impl Eyes for Mistaken {
-    fn read(&mut self, _frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, _frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
         let s = self.sim.0.borrow();
-        let mut g = s.grid;
+        let own = s.window.grid();
+        let mut g = own;
         if grid.is_none() && self.short {
             g.cols -= 1;
         }
         let g = grid.copied().unwrap_or(g);
-        let doubt = grid.is_some_and(|g| g.cols >= s.grid.cols)
-            && s.game.stats().removed < self.unsure_beside_until;
+        let doubt = grid.is_some_and(|g| g.cols >= own.cols)
+            && s.window.game().stats().removed < self.unsure_beside_until;
         let mut seen = s.seen_on(g);
         if doubt {
             seen.unsure = vec![Pos::new(0, 0)];
@@ -616,10 +602,10 @@ fn a_first_reading_the_next_frame_contradicts_is_not_played() {
 struct GridOnly(Shared);
 
 impl Eyes for GridOnly {
-    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
         match grid {
             Some(_) => self.0.read(frame, grid),
-            None => Err(Blind::NoBoard("nothing tile-like".into())),
+            None => Err(ReadError::NoBoard("nothing tile-like".into())),
         }
     }
 }
@@ -630,7 +616,7 @@ fn play_knowing(known: impl FnOnce(Grid, (u32, u32)) -> (Grid, (u32, u32))) -> P
     let setup = Setup::new(&config(Gravity::None, 0, None));
     let (mut sim, mut options) = setup.sim();
     let size = sim.frame().unwrap().image.dimensions();
-    let grid = sim.0.borrow().grid;
+    let grid = sim.0.borrow().window.grid();
     options.known_grid = Some(known(grid, size));
     let mut eyes = GridOnly(sim.clone());
     play_on(sim, options, Some(&mut eyes), &mut FirstPair, None)
@@ -682,8 +668,8 @@ fn quick(mut setup: Setup) -> Setup {
 #[test]
 fn no_click_on_a_frame_that_is_not_lianliankan_or_shows_no_board() {
     for blind in [
-        Blind::NotLianliankan("numbered tiles 1-8".into()),
-        Blind::NoBoard("nothing tile-like".into()),
+        ReadError::NotLianliankan("numbered tiles 1-8".into()),
+        ReadError::NoBoard("nothing tile-like".into()),
     ] {
         let mut eyes = Blindfold(blind.clone());
         let setup = quick(Setup::new(&config(Gravity::None, 0, None)));
@@ -949,7 +935,7 @@ fn a_user_taking_the_mouse_stops_a_bot_that_is_only_watching() {
     // `verify_timeout`; the user's move must stop it at the first capture.
     let mut setup = Setup::new(&config(Gravity::None, 0, None));
     setup.taken = true;
-    let mut eyes = Blindfold(Blind::NoBoard("nothing tile-like".into()));
+    let mut eyes = Blindfold(ReadError::NoBoard("nothing tile-like".into()));
     let t0 = Instant::now();
     let p = play_with(setup, Some(&mut eyes), &mut FirstPair, None);
     let err = p.result.expect_err("the user took the mouse");
@@ -970,9 +956,9 @@ fn a_user_taking_the_mouse_stops_a_bot_that_is_only_watching() {
 struct LinkAsRemoved(Shared);
 
 impl Eyes for LinkAsRemoved {
-    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
         let mut seen = self.0.read(frame, grid)?;
-        let link = self.0 .0.borrow().game.showing().cloned();
+        let link = self.0 .0.borrow().window.game().showing().cloned();
         if let Some(link) = link {
             seen.board.set(link.a, crate::board::Cell::Empty);
             seen.board.set(link.b, crate::board::Cell::Empty);
@@ -1006,7 +992,7 @@ fn a_drawn_link_read_as_a_removal_does_not_hide_the_gravity() {
 struct Counting(Shared, usize);
 
 impl Eyes for Counting {
-    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind> {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
         self.1 += 1;
         self.0.read(frame, grid)
     }

@@ -5,63 +5,18 @@
 //! that its own logic (verify, retry, re-plan) can be tested against a simulated game with
 //! exact eyes, and so a replay can swap in the same stages it recorded with.
 
-use crate::board::{removable_pairs, Board, Link, Pos, Rules};
+use crate::board::{removable_pairs, Board, Link, Rules};
 use crate::geometry::Grid;
 use crate::plan::Outcome;
+use crate::vision::{ReadError, Reading};
 use image::RgbaImage;
-use std::fmt;
 
-/// What was read from a frame.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Seen {
-    /// Where the cells are, in frame pixels.
-    pub grid: Grid,
-    /// The cells read.
-    pub board: Board,
-    /// Cells the reader doubts.
-    pub unsure: Vec<Pos>,
-    /// Tiles the game shows as selected (or hovered).
-    pub selected: Vec<Pos>,
-}
-
-/// Why a frame gave no board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Blind {
-    /// Something is moving (a link, a fading pair): capture again shortly.
-    Animation(String),
-    /// No board here, or one that makes no sense.
-    NoBoard(String),
-    /// A picture of something else than Lianliankan (tiles that do not come in pairs, a
-    /// sliding puzzle): never to be clicked.
-    NotLianliankan(String),
-}
-
-impl Blind {
-    /// "animation", "no-board" or "not-lianliankan", as vision's error kinds.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Blind::Animation(_) => "animation",
-            Blind::NoBoard(_) => "no-board",
-            Blind::NotLianliankan(_) => "not-lianliankan",
-        }
-    }
-}
-
-impl fmt::Display for Blind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Blind::Animation(m) => write!(f, "animation: {m}"),
-            Blind::NoBoard(m) => write!(f, "no board: {m}"),
-            Blind::NotLianliankan(m) => write!(f, "not a Lianliankan board: {m}"),
-        }
-    }
-}
-
-/// Reads boards from frames. `grid` is the grid locked from an earlier good read of this
+/// Reads boards from frames, as [`crate::vision`] does: a [`Reading`], or a [`ReadError`]
+/// saying why there is none. `grid` is the grid locked from an earlier good read of this
 /// game (a nearly empty board has too few tiles to find one); `None` means find it.
 pub trait Eyes {
     /// Reads `frame`; on a locked `grid` only the cells are classified.
-    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Seen, Blind>;
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError>;
 }
 
 /// What a planner proposes for a board.

@@ -45,14 +45,14 @@ fn read_bounded(input: impl Read, limit: u64, what: &str) -> Result<Vec<u8>> {
 /// ([`llk::vision::load_image`]); stdin may hold at most as many bytes as a decoded image.
 pub fn load_image(path: &Path) -> Result<RgbaImage> {
     if !is_stdin(path) {
-        return llk::vision::load_image(path);
+        return Ok(llk::vision::load_image(path)?);
     }
     let bytes = read_bounded(
         std::io::stdin().lock(),
         llk::vision::load::MAX_ALLOC,
         "image",
     )?;
-    llk::vision::load_image_bytes("stdin", &bytes)
+    Ok(llk::vision::load_image_bytes("stdin", &bytes)?)
 }
 
 /// The board text at `path`, or on stdin for `-`; errors start with the input's name.

@@ -7,10 +7,10 @@ use clap::{Subcommand, ValueEnum};
 use indicatif::ProgressBar;
 use llk::puzzles::adversarial::{GameTreeSearch, SearchResult, TwoPlayerGame};
 use llk::puzzles::c4::{ConnectFour, Position};
-use llk::puzzles::maze::{self, Heuristic, Maze, MazeAlgo};
+use llk::puzzles::maze::{self, Maze, MazeAlgo, MazeHeuristic};
 use llk::puzzles::river::{Banks, River};
 use llk::puzzles::terminal::{self, Ending};
-use llk::puzzles::ttt::{self, Board, TicTacToe};
+use llk::puzzles::ttt::{self, TicTacToe, TttBoard};
 use serde_json::json;
 use std::fmt::Write as _;
 use std::io::{self, Write as _};
@@ -203,8 +203,8 @@ fn maze_cmd(a: MazeArgs, out: &mut String) -> Result<()> {
         MazeAlgoArg::Dijkstra => MazeAlgo::Dijkstra,
     };
     let h = match a.heuristic {
-        HeuristicArg::Manhattan => Heuristic::Manhattan,
-        HeuristicArg::Euclid => Heuristic::Euclid,
+        HeuristicArg::Manhattan => MazeHeuristic::Manhattan,
+        HeuristicArg::Euclid => MazeHeuristic::Euclid,
     };
     if a.compare {
         let mut found = false;
@@ -214,10 +214,15 @@ fn maze_cmd(a: MazeArgs, out: &mut String) -> Result<()> {
             "search", "heuristic", "length", "expanded"
         )?;
         for (algo, h, an, hn) in [
-            (MazeAlgo::AStar, Heuristic::Manhattan, "astar", "manhattan"),
-            (MazeAlgo::AStar, Heuristic::Euclid, "astar", "euclid"),
-            (MazeAlgo::Bfs, Heuristic::Zero, "bfs", "-"),
-            (MazeAlgo::Dijkstra, Heuristic::Zero, "dijkstra", "-"),
+            (
+                MazeAlgo::AStar,
+                MazeHeuristic::Manhattan,
+                "astar",
+                "manhattan",
+            ),
+            (MazeAlgo::AStar, MazeHeuristic::Euclid, "astar", "euclid"),
+            (MazeAlgo::Bfs, MazeHeuristic::Zero, "bfs", "-"),
+            (MazeAlgo::Dijkstra, MazeHeuristic::Zero, "dijkstra", "-"),
         ] {
             let sol = maze::solve(&m, algo, h);
             match &sol {
@@ -362,7 +367,7 @@ fn riders(p: u32, d: u32) -> String {
 
 /// The computer's tic-tac-toe move and its search figures (the rule player searches no
 /// nodes and gives no score).
-fn ttt_choice(algo: TttAlgo, b: &Board, depth: u32) -> (Option<usize>, Option<i32>, u64) {
+fn ttt_choice(algo: TttAlgo, b: &TttBoard, depth: u32) -> (Option<usize>, Option<i32>, u64) {
     let searched = |r: SearchResult<usize>| (r.best, Some(r.score), r.nodes);
     match algo {
         TttAlgo::Rule => (ttt::rule_move(b), None, 0),
@@ -379,7 +384,7 @@ fn ttt_cmd(a: TttArgs, out: &mut String) -> Result<()> {
             a.depth
         );
     }
-    let board = a.board.as_deref().map(Board::parse).transpose()?;
+    let board = a.board.as_deref().map(TttBoard::parse).transpose()?;
     if a.compare {
         let b = board.unwrap_or_default();
         writeln!(
@@ -447,7 +452,7 @@ fn ttt_cmd(a: TttArgs, out: &mut String) -> Result<()> {
     let stdin = io::stdin();
     let (ending, _) = terminal::play(
         &TicTacToe,
-        Board::default(),
+        TttBoard::default(),
         a.human == Side::X,
         |b| {
             ttt_choice(algo, b, depth)

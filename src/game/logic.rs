@@ -1,10 +1,11 @@
 //! The bundled Lianliankan game's rules as a pure state machine: a board, the selected tile,
 //! a pending removal, and a seeded shuffler.
 //!
-//! The window ([`super::window`]) only turns mouse presses into [`Game::click`] calls and
-//! time into [`Game::tick`] calls; everything the game decides comes back as [`Event`]s. That
-//! split is what lets the unit tests play whole games without a display, and what makes the
-//! event log (the end-to-end tests' judge) say exactly what the game saw.
+//! The window (`game::window`, with the `live` feature) only turns mouse presses into
+//! [`Game::click`] calls and time into [`Game::tick`] calls; everything the game decides
+//! comes back as [`Event`]s. That split is what lets the unit tests play whole games
+//! without a display, and what makes the event log (the end-to-end tests' judge) say
+//! exactly what the game saw.
 
 use crate::board::{find_link, removable_pairs, Board, Cell, Link, Pos, Rules};
 use crate::plan::generate::random_board;

@@ -1,11 +1,11 @@
 //! The bundled sliding puzzle's rules and pictures, pure: a seeded scramble, clicks turned
 //! into moves or refusals, and the frame the window shows.
 //!
-//! The window loop ([`super::slide_window`]) only forwards clicks and draws what
-//! [`draw`] returns, so the unit tests (and the player's tests) play whole games and read
-//! real frames without a display. Tiles are either numbers, drawn with the embedded font,
-//! or pieces of a procedural picture cut along the grid ([`picture`]) — the picture is what
-//! `--save-reference` writes for the player's `--reference`.
+//! The window loop (`game::slide_window`, with the `live` feature) only forwards clicks
+//! and draws what [`draw`] returns, so the unit tests (and the player's tests) play whole
+//! games and read real frames without a display. Tiles are either numbers, drawn with the
+//! embedded font, or pieces of a procedural picture cut along the grid ([`picture`]) — the
+//! picture is what `--save-reference` writes for the player's `--reference`.
 
 use crate::geometry::Grid;
 use crate::render::font;

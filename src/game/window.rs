@@ -1,16 +1,15 @@
-//! The practice game's window: a minifb framebuffer that shows a [`Game`] drawn by the
-//! fixture renderer, turns left-button presses into [`Game::click`] and writes every event
-//! to a JSON-lines log.
+//! The practice game's window: a minifb framebuffer that shows a [`Game`] as its
+//! [`Headless`] window draws it (the fixture renderer), hands left-button presses to it and
+//! writes every event to a JSON-lines log.
 //!
-//! Drawing through [`Renderer`] means the bot sees exactly the pictures vision is tested
-//! on, and the log (not the bot's own account) is what the end-to-end tests judge by.
+//! Drawing through the fixture renderer means the bot sees exactly the pictures vision is
+//! tested on, and the log (not the bot's own account) is what the end-to-end tests judge by.
 
+use super::headless::Headless;
 use super::logic::{Event, Game, GameConfig, Stats};
 use super::shell::{EventLog, GameLogError, Shell, WindowError};
 use crate::board::Board;
-use crate::render::background::STATUS_H;
-use crate::render::{font, paint, RenderSpec, Renderer};
-use image::RgbaImage;
+use crate::render::RenderSpec;
 use serde::Serialize;
 use serde_json::json;
 use std::path::PathBuf;
@@ -40,7 +39,7 @@ pub struct WindowConfig {
 
 /// How the game ended, written as the log's last line.
 #[derive(Clone, Debug, Serialize)]
-pub struct Outcome {
+pub struct GameOutcome {
     /// Whether the board was cleared.
     pub cleared: bool,
     /// Why the window closed: "cleared", "closed", "timeout".
@@ -55,13 +54,12 @@ pub struct Outcome {
 
 /// Runs the game in a window until it is closed (by the user, Escape, the timeout, or
 /// `close_after_clear`) and returns how it ended.
-pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome, WindowError> {
-    let mut game = Game::new(config)?;
+pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<GameOutcome, WindowError> {
+    let game = Game::new(config)?;
     win.spec.validate(config.rows, config.cols)?;
-    let mut renderer = Renderer::new(&win.spec, config.rows, config.cols);
-    let first = renderer.draw(game.board(), &[], &[]);
-    let grid = first.grid;
-    let (w, h) = first.image.dimensions();
+    let mut headless = Headless::new(game, &win.spec);
+    let grid = headless.grid();
+    let (w, h) = headless.picture().dimensions();
     let mut log = EventLog::create(win.log.as_deref())?;
     let mut shell = Shell::open(&win.title, (w, h), win.position)?;
     log.write(&json!({
@@ -74,7 +72,7 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome, WindowErr
         "rules": config.rules,
         "size": [w, h],
         "grid": grid,
-        "board": game.board().row_strings(),
+        "board": headless.game().board().row_strings(),
     }))?;
 
     let mut cleared_at: Option<Instant> = None;
@@ -86,10 +84,9 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome, WindowErr
         {
             break why;
         }
-        let now = shell.elapsed().as_millis() as u64;
-        let mut events = game.tick(now);
+        let mut events = headless.tick();
         if let Some((x, y)) = shell.press() {
-            events.extend(game.click(x, y, grid.cell_at(x, y), now));
+            events.extend(headless.press(x, y));
         }
         for e in &events {
             log.write(e)?;
@@ -97,7 +94,7 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome, WindowErr
                 Event::Cleared => cleared_at = Some(Instant::now()),
                 Event::Removed { .. } => {
                     if let Some(n) = win.move_every {
-                        if game.stats().removed.is_multiple_of(n) {
+                        if headless.game().stats().removed.is_multiple_of(n) {
                             moves_done += 1;
                             // Alternate between two fixed spots: stepping from
                             // get_position() drifts, because under a window manager it
@@ -120,11 +117,12 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome, WindowErr
             }
         }
         dirty |= !events.is_empty();
-        let picture = dirty.then(|| frame(&mut renderer, &game, &win.spec));
+        let picture = dirty.then(|| headless.picture());
         dirty = false;
         shell.show(picture.as_ref())?;
     };
-    let outcome = Outcome {
+    let game = headless.game();
+    let outcome = GameOutcome {
         cleared: game.is_cleared(),
         reason: reason.to_string(),
         stats: game.stats(),
@@ -133,29 +131,6 @@ pub fn run(config: &GameConfig, win: &WindowConfig) -> Result<Outcome, WindowErr
     };
     log.write(&json!({"event": "end", "outcome": outcome}))?;
     Ok(outcome)
-}
-
-/// The window's picture: the board with its selection and link, and once cleared a "Cleared!" banner in the status bar — kept off the board so the
-/// bot (and any reader) sees a plainly empty board rather than text over the cells.
-fn frame(renderer: &mut Renderer, game: &Game, spec: &RenderSpec) -> RgbaImage {
-    let selected: Vec<_> = game.selected().into_iter().collect();
-    let links: Vec<_> = game.showing().cloned().into_iter().collect();
-    let mut img = renderer.draw(game.board(), &selected, &links).image;
-    if game.is_cleared() {
-        let (w, h) = (img.width() as f32, img.height() as f32);
-        let bar = (STATUS_H as f32 * spec.scale).min(h);
-        let style = spec.theme.style();
-        paint::fill_rect(&mut img, 0.0, h - bar, w, h, style.highlight, 1.0);
-        font::draw_centred(
-            &mut img,
-            "Cleared!",
-            w / 2.0,
-            h - bar / 2.0,
-            bar * 0.8,
-            style.chrome_text,
-        );
-    }
-    img
 }
 
 /// Reads a game's event log back: every line as JSON, for tests and the demo's summary.

@@ -374,13 +374,13 @@ fn restart_noise(run: u64, a: Idx, b: Idx) -> f64 {
 
 /// States of the first run of the restarted search.
 ///
-/// The run lengths and the noise were tuned on `llk bench plan --size 11x19 --fill 80
-/// --gravity down` (boards 0–199) and checked on other boards (`--seed 1000`) and modes.
 /// Short runs with strong noise clear more boards in the same budget than few long runs
 /// that stay close to F: the time to clear a board is heavy-tailed in the move order, and
-/// the table of refuted boards keeps what each run proved (512 states doubling with noise
-/// in [0, 1) gave up on 24 of 200 boards, 128 growing by 30 % with noise in [0, 3) on 8;
-/// on the checking set 19 → 17 under `down` and 30 → 14 under `center-v`).
+/// the table of refuted boards keeps what each run proved. On `llk bench plan --size 11x19
+/// --fill 80 --gravity down` (boards 0–199) these settings (128 states growing by 30 %,
+/// noise in [0, 3)) give up on 8 boards where 512 states doubling with noise in [0, 1)
+/// give up on 24; on boards from `--seed 1000`, 17 against 19 under `down` and 14 against
+/// 30 under `center-v`.
 const FIRST_RUN_STATES: u64 = 128;
 
 /// How much longer each run is than the one before, in percent.

@@ -187,7 +187,7 @@ pub enum Step {
 
 /// The estimates A* can use; both never overestimate a 4-connected walk, so A* stays optimal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Heuristic {
+pub enum MazeHeuristic {
     /// |Δrow| + |Δcol|: exact on an empty grid, the tightest bound for 4-way moves.
     Manhattan,
     /// The straight-line distance, rounded down to keep costs integral (still a lower bound,
@@ -197,15 +197,15 @@ pub enum Heuristic {
     Zero,
 }
 
-impl Heuristic {
+impl MazeHeuristic {
     /// The estimate from `a` to `b`.
     pub fn estimate(self, a: Cell, b: Cell) -> u64 {
         let dr = a.0.abs_diff(b.0) as u64;
         let dc = a.1.abs_diff(b.1) as u64;
         match self {
-            Heuristic::Manhattan => dr + dc,
-            Heuristic::Euclid => (dr * dr + dc * dc).isqrt(),
-            Heuristic::Zero => 0,
+            MazeHeuristic::Manhattan => dr + dc,
+            MazeHeuristic::Euclid => (dr * dr + dc * dc).isqrt(),
+            MazeHeuristic::Zero => 0,
         }
     }
 }
@@ -216,7 +216,7 @@ pub struct MazeProblem<'a> {
     /// The maze to walk.
     pub maze: &'a Maze,
     /// The estimate A* uses.
-    pub heuristic: Heuristic,
+    pub heuristic: MazeHeuristic,
 }
 
 impl Problem for MazeProblem<'_> {
@@ -274,7 +274,11 @@ pub enum MazeAlgo {
 
 /// The shortest path from `S` to `G` by `algo` (the heuristic only matters to A*), or `None`
 /// when walls cut the goal off.
-pub fn solve(maze: &Maze, algo: MazeAlgo, heuristic: Heuristic) -> Option<ActionPath<Cell, Step>> {
+pub fn solve(
+    maze: &Maze,
+    algo: MazeAlgo,
+    heuristic: MazeHeuristic,
+) -> Option<ActionPath<Cell, Step>> {
     let p = MazeProblem { maze, heuristic };
     match algo {
         MazeAlgo::AStar => search::astar(&p),
@@ -304,10 +308,10 @@ mod tests {
         assert_eq!((m.rows, m.cols, m.start, m.goal), (7, 9, (4, 2), (5, 8)));
         let mut expanded = Vec::new();
         for (algo, h) in [
-            (MazeAlgo::AStar, Heuristic::Manhattan),
-            (MazeAlgo::AStar, Heuristic::Euclid),
-            (MazeAlgo::Bfs, Heuristic::Zero),
-            (MazeAlgo::Dijkstra, Heuristic::Zero),
+            (MazeAlgo::AStar, MazeHeuristic::Manhattan),
+            (MazeAlgo::AStar, MazeHeuristic::Euclid),
+            (MazeAlgo::Bfs, MazeHeuristic::Zero),
+            (MazeAlgo::Dijkstra, MazeHeuristic::Zero),
         ] {
             let s = solve(&m, algo, h).unwrap();
             assert_eq!(s.cost, 15, "{algo:?} {h:?}");
@@ -330,7 +334,7 @@ mod tests {
     #[test]
     fn drawing_marks_the_path() {
         let m = Maze::parse("m", "S.#\n..G\n").unwrap();
-        let s = solve(&m, MazeAlgo::Bfs, Heuristic::Zero).unwrap();
+        let s = solve(&m, MazeAlgo::Bfs, MazeHeuristic::Zero).unwrap();
         assert_eq!(s.cost, 3);
         let drawn = m.draw(&s.states);
         assert_eq!(drawn.matches('*').count(), 2);
@@ -355,7 +359,7 @@ mod tests {
     fn walled_off_goal_has_no_path() {
         let m = Maze::parse("m", "S#.\n##G").unwrap();
         for algo in [MazeAlgo::AStar, MazeAlgo::Bfs, MazeAlgo::Dijkstra] {
-            assert!(solve(&m, algo, Heuristic::Manhattan).is_none());
+            assert!(solve(&m, algo, MazeHeuristic::Manhattan).is_none());
         }
     }
 
@@ -364,7 +368,9 @@ mod tests {
         for a in 0..6 {
             for b in 0..6 {
                 let (p, q) = ((a, b), (5 - b, a));
-                assert!(Heuristic::Euclid.estimate(p, q) <= Heuristic::Manhattan.estimate(p, q));
+                assert!(
+                    MazeHeuristic::Euclid.estimate(p, q) <= MazeHeuristic::Manhattan.estimate(p, q)
+                );
             }
         }
     }

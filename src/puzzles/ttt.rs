@@ -48,12 +48,12 @@ pub const LINES: [[usize; 3]; 8] = [
 
 /// A tic-tac-toe position: nine cells, row-major; whose turn it is follows from the counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Board {
+pub struct TttBoard {
     /// Cell `i` is row `i / 3`, column `i % 3`.
     pub cells: [Option<Mark>; 9],
 }
 
-/// A tic-tac-toe board text [`Board::parse`] cannot take: the text and what is wrong.
+/// A tic-tac-toe board text [`TttBoard::parse`] cannot take: the text and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("board {text:?}{fault}")]
 pub struct TttError {
@@ -83,12 +83,12 @@ pub enum TttFault {
     PlayedOn,
 }
 
-impl Board {
+impl TttBoard {
     /// Reads nine cells row-major from `X`, `O` and `.` (case-insensitive; spaces, `|` and
     /// `/` are ignored so "XO./.../..." works), checking that the position can arise in a
     /// real game: X moves first, so X has as many marks as O or one more, and at most one
     /// side has a line.
-    pub fn parse(text: &str) -> Result<Board, TttError> {
+    pub fn parse(text: &str) -> Result<TttBoard, TttError> {
         let bad = |fault| TttError {
             text: text.to_string(),
             fault,
@@ -100,7 +100,7 @@ impl Board {
         if chars.len() != 9 {
             return Err(bad(TttFault::Cells(chars.len())));
         }
-        let mut b = Board::default();
+        let mut b = TttBoard::default();
         for (i, c) in chars.into_iter().enumerate() {
             b.cells[i] = match c.to_ascii_uppercase() {
                 'X' => Some(Mark::X),
@@ -155,7 +155,7 @@ impl Board {
     }
 
     /// The board with `m` in `cell`.
-    pub fn with(&self, cell: usize, m: Mark) -> Board {
+    pub fn with(&self, cell: usize, m: Mark) -> TttBoard {
         let mut b = *self;
         b.cells[cell] = Some(m);
         b
@@ -180,7 +180,7 @@ impl Board {
         cells
     }
 
-    /// The text form [`Board::parse`] reads.
+    /// The text form [`TttBoard::parse`] reads.
     pub fn to_text(&self) -> String {
         self.cells
             .iter()
@@ -198,12 +198,12 @@ impl Board {
 pub struct TicTacToe;
 
 impl TwoPlayerGame for TicTacToe {
-    type State = Board;
+    type State = TttBoard;
     type Move = usize;
     const WIN: i32 = 100;
 
     /// Centre, then corners, then sides: the strong cells first, so alpha-beta cuts early.
-    fn moves(&self, b: &Board) -> Vec<usize> {
+    fn moves(&self, b: &TttBoard) -> Vec<usize> {
         if b.winner().is_some() {
             return Vec::new();
         }
@@ -213,11 +213,11 @@ impl TwoPlayerGame for TicTacToe {
             .collect()
     }
 
-    fn play(&self, b: &Board, cell: usize) -> Board {
+    fn play(&self, b: &TttBoard, cell: usize) -> TttBoard {
         b.with(cell, b.to_move())
     }
 
-    fn terminal(&self, b: &Board) -> Option<Terminal> {
+    fn terminal(&self, b: &TttBoard) -> Option<Terminal> {
         if b.winner().is_some() {
             Some(Terminal::Lost)
         } else if b.cells.iter().all(|c| c.is_some()) {
@@ -229,7 +229,7 @@ impl TwoPlayerGame for TicTacToe {
 
     /// Lines still open to the side to move minus those open to the opponent, with two
     /// marks in an open line worth more than one: at most ±24, far below `WIN`.
-    fn evaluate(&self, b: &Board) -> i32 {
+    fn evaluate(&self, b: &TttBoard) -> i32 {
         let me = b.to_move();
         let weight = [0, 1, 3, 0];
         LINES
@@ -251,7 +251,7 @@ impl TwoPlayerGame for TicTacToe {
 }
 
 impl TerminalGame for TicTacToe {
-    fn show(&self, b: &Board) -> String {
+    fn show(&self, b: &TttBoard) -> String {
         let cell = |i: usize| match b.cells[i] {
             Some(m) => m.to_string(),
             None => (i + 1).to_string(),
@@ -272,7 +272,7 @@ impl TerminalGame for TicTacToe {
         )
     }
 
-    fn parse_move(&self, b: &Board, text: &str) -> Result<usize, RefusedMove> {
+    fn parse_move(&self, b: &TttBoard, text: &str) -> Result<usize, RefusedMove> {
         let n = RefusedMove::number(text, "cell", 9)?;
         if b.cells[n - 1].is_some() {
             return Err(RefusedMove::Unavailable {
@@ -294,7 +294,7 @@ impl TerminalGame for TicTacToe {
 }
 
 /// The number of lines `m` would threaten (two marks and a free cell) after playing `cell`.
-fn threats_after(b: &Board, cell: usize, m: Mark) -> usize {
+fn threats_after(b: &TttBoard, cell: usize, m: Mark) -> usize {
     let after = b.with(cell, m);
     LINES
         .iter()
@@ -307,7 +307,7 @@ fn threats_after(b: &Board, cell: usize, m: Mark) -> usize {
 }
 
 /// The cells where `m` would make a fork: two threats at once, which cannot both be blocked.
-fn fork_cells(b: &Board, m: Mark) -> Vec<usize> {
+fn fork_cells(b: &TttBoard, m: Mark) -> Vec<usize> {
     b.empty()
         .into_iter()
         .filter(|&c| threats_after(b, c, m) >= 2)
@@ -319,7 +319,7 @@ fn fork_cells(b: &Board, m: Mark) -> Vec<usize> {
 /// It searches nothing, which makes it the baseline the searching players are compared
 /// with; it never loses (a test plays it against every opponent line). `None` when the game
 /// is over.
-pub fn rule_move(b: &Board) -> Option<usize> {
+pub fn rule_move(b: &TttBoard) -> Option<usize> {
     if b.winner().is_some() || b.empty().is_empty() {
         return None;
     }
@@ -380,20 +380,20 @@ mod tests {
 
     #[test]
     fn parse_reads_and_rejects() {
-        let b = Board::parse("X.O......").unwrap();
+        let b = TttBoard::parse("X.O......").unwrap();
         assert_eq!(b.to_move(), Mark::X);
         assert_eq!(b.to_text(), "X.O......");
-        assert_eq!(Board::parse("x../.o./...").unwrap().to_move(), Mark::X);
-        assert_eq!(Board::parse("X........").unwrap().to_move(), Mark::O);
-        let e = Board::parse("X.O.....").unwrap_err().to_string();
+        assert_eq!(TttBoard::parse("x../.o./...").unwrap().to_move(), Mark::X);
+        assert_eq!(TttBoard::parse("X........").unwrap().to_move(), Mark::O);
+        let e = TttBoard::parse("X.O.....").unwrap_err().to_string();
         assert!(e.contains("8 cells, expected 9"), "{e}");
-        let e = Board::parse("X.Z......").unwrap_err().to_string();
+        let e = TttBoard::parse("X.Z......").unwrap_err().to_string();
         assert!(e.contains("cell 2 is 'Z'"), "{e}");
-        let e = Board::parse("XX.......").unwrap_err().to_string();
+        let e = TttBoard::parse("XX.......").unwrap_err().to_string();
         assert!(e.contains("2 X and 0 O"), "{e}");
-        let e = Board::parse("XXXOOO...").unwrap_err().to_string();
+        let e = TttBoard::parse("XXXOOO...").unwrap_err().to_string();
         assert!(e.contains("both"), "{e}");
-        let e = Board::parse("XXXOO.O..").unwrap_err().to_string();
+        let e = TttBoard::parse("XXXOO.O..").unwrap_err().to_string();
         assert!(e.contains("last move"), "{e}");
     }
 
@@ -401,10 +401,10 @@ mod tests {
     fn full_minimax_visits_the_whole_game_tree() {
         // The complete tic-tac-toe game tree has 549,946 nodes (root included); a plain
         // minimax to depth 9 must visit every one of them, and the game is a draw.
-        let r = minimax(&TicTacToe, &Board::default(), 9);
+        let r = minimax(&TicTacToe, &TttBoard::default(), 9);
         assert_eq!(r.nodes, 549_946);
         assert_eq!(r.score, 0);
-        let a = alphabeta(&TicTacToe, &Board::default(), 9);
+        let a = alphabeta(&TicTacToe, &TttBoard::default(), 9);
         assert_eq!(a.score, 0);
         assert!(a.nodes * 10 < r.nodes, "pruning saves most: {}", a.nodes);
     }
@@ -412,14 +412,14 @@ mod tests {
     #[test]
     fn takes_a_win_and_blocks_a_loss() {
         // X to move, X can win at 2; O also threatens at 8 — winning comes first.
-        let b = Board::parse("XX.OO....").unwrap();
+        let b = TttBoard::parse("XX.OO....").unwrap();
         for r in [minimax(&TicTacToe, &b, 9), negamax(&TicTacToe, &b, 9)] {
             assert_eq!(r.best, Some(2));
             assert_eq!(r.score, 99);
         }
         assert_eq!(rule_move(&b), Some(2));
         // O to move must block X at 2.
-        let b = Board::parse("XX..O....").unwrap();
+        let b = TttBoard::parse("XX..O....").unwrap();
         assert_eq!(alphabeta(&TicTacToe, &b, 9).best, Some(2));
         assert_eq!(rule_move(&b), Some(2));
     }
@@ -427,7 +427,7 @@ mod tests {
     #[test]
     fn rule_player_blocks_the_double_corner_trap() {
         // X in opposite corners, O in the centre: O must play a side, not a corner.
-        let b = Board::parse("X...O...X").unwrap();
+        let b = TttBoard::parse("X...O...X").unwrap();
         let c = rule_move(&b).unwrap();
         assert!([1, 3, 5, 7].contains(&c), "played {c}");
     }
@@ -435,7 +435,7 @@ mod tests {
     #[test]
     fn evaluation_favours_the_side_with_open_lines() {
         // X in the centre, O to move: X has four open lines, O none.
-        let b = Board::parse("....X....").unwrap();
+        let b = TttBoard::parse("....X....").unwrap();
         assert_eq!(TicTacToe.evaluate(&b), -4);
     }
 }

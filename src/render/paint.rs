@@ -1,10 +1,17 @@
 //! Small anti-aliased drawing primitives shared by the renderer and the annotator.
 //!
-//! imageproc's drawing functions overwrite pixels; tiles with rounded corners, translucent
-//! highlights and link lines need coverage-weighted blending instead, so the few shapes we
-//! need are written here as "distance → coverage" loops over a bounding box.
+//! Shapes here have fractional edges, widths and centres (a 1.25× window puts a cell edge
+//! at x = 48.75) and blend by the share of each pixel they cover, rounding every channel.
+//! `imageproc::drawing` takes whole-pixel coordinates (its circles and polygons, and its
+//! anti-aliased lines, which are one pixel wide) and `image`'s alpha blending truncates
+//! where this rounds, so it draws other pictures; it is used where it draws the same ones:
+//! a whole-pixel opaque rectangle ([`fill_rect`]). The rest are "distance → coverage" loops
+//! over a bounding box. The rendered fixtures the vision tests read are drawn with these,
+//! so a primitive that draws other pixels changes what those tests measure.
 
 use image::{Rgba, RgbaImage};
+use imageproc::drawing::draw_filled_rect_mut;
+use imageproc::rect::Rect;
 
 /// An RGB colour in 0..=255 floats, so shading and blending need no clamping until the end.
 pub type Rgb = [f32; 3];
@@ -64,6 +71,14 @@ pub fn blend(img: &mut RgbaImage, x: i32, y: i32, c: Rgb, a: f32) {
 
 /// Fills the rectangle [x0, x1) × [y0, y1) (fractional edges get partial coverage).
 pub fn fill_rect(img: &mut RgbaImage, x0: f32, y0: f32, x1: f32, y1: f32, c: Rgb, a: f32) {
+    let whole = |v: f32| v.fract() == 0.0 && v.abs() < 1e6;
+    if a >= 1.0 && x1 > x0 && y1 > y0 && [x0, y0, x1, y1].into_iter().all(whole) {
+        // Every pixel covered whole and opaque: the colour itself, as imageproc draws it.
+        let rect = Rect::at(x0 as i32, y0 as i32).of_size((x1 - x0) as u32, (y1 - y0) as u32);
+        draw_filled_rect_mut(img, rect, px(c));
+        return;
+    }
+    // Fractional edges or translucency: each pixel blended by the share it is covered.
     let (w, h) = (img.width() as i32, img.height() as i32);
     let xs = (x0.floor() as i32).max(0);
     let xe = (x1.ceil() as i32).min(w);
@@ -88,6 +103,9 @@ pub fn stroke_rect(img: &mut RgbaImage, x0: f32, y0: f32, x1: f32, y1: f32, t: f
 
 /// Draws a segment of width `w` with round caps, anti-aliased. Pixel (x, y) covers
 /// [x, x+1) × [y, y+1), so its centre is at (x + 0.5, y + 0.5).
+///
+/// Hand-written: imageproc's anti-aliased line is one pixel wide between whole-pixel ends,
+/// and a link line needs a width, round caps and fractional ends (cell centres).
 pub fn segment(img: &mut RgbaImage, a: (f32, f32), b: (f32, f32), w: f32, c: Rgb, alpha: f32) {
     let r = w / 2.0;
     let (iw, ih) = (img.width() as i32, img.height() as i32);
@@ -115,7 +133,8 @@ pub fn segment(img: &mut RgbaImage, a: (f32, f32), b: (f32, f32), w: f32, c: Rgb
     }
 }
 
-/// A filled anti-aliased disc.
+/// A filled anti-aliased disc. imageproc's filled circle has a whole-pixel centre and
+/// radius and no anti-aliasing; a link's corner sits at a fractional cell centre.
 pub fn disc(img: &mut RgbaImage, centre: (f32, f32), r: f32, c: Rgb, alpha: f32) {
     segment(img, centre, centre, 2.0 * r, c, alpha);
 }
@@ -144,6 +163,12 @@ pub fn dashed_rect(img: &mut RgbaImage, r: (f32, f32, f32, f32), w: f32, dash: f
 }
 
 /// Alpha-composites `src` onto `dst` with its top-left at (x, y); only the overlap is drawn.
+///
+/// Hand-written: `image::imageops::overlay` does the same compositing but truncates each
+/// blended channel (this rounds) and recomputes the alpha, so a tile's anti-aliased corners
+/// come out up to one level darker. Drawn with it, the rendered fixtures 0..400 read worse
+/// (`vision::read`, the default reader: 198 and 197 of 200 exactly with the grid found,
+/// against 199 and 198) and the stage reader's confident misreadings of 0..200 change.
 pub fn blit(dst: &mut RgbaImage, src: &RgbaImage, x: i32, y: i32) {
     let (dw, dh) = (dst.width() as i32, dst.height() as i32);
     for sy in 0..src.height() as i32 {

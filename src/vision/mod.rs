@@ -56,7 +56,7 @@ pub struct Hints {
 
 /// A board read from a frame, where it is, and the cells the reader doubts (a type with an
 /// odd count, a highlighted tile): the bot may want to look again before clicking those.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Reading {
     /// Where the cells are, frame pixels.
     pub grid: Grid,

@@ -377,7 +377,9 @@ fn aligned(first: &Reading, other: &Reading) -> Option<(i64, i64)> {
     aligned_grids(&first.grid, &other.grid)
 }
 
-/// [`aligned`] on two grids: grid `gb`'s cell (r, c) is `ga`'s (r + dr, c + dc).
+/// How grid `gb` lies on grid `ga`: `gb`'s cell (r, c) is `ga`'s (r + dr, c + dc), when the
+/// pitches agree within 5 % and the origins lie a whole number of cells apart (within 0.3
+/// of a cell); `None` otherwise.
 pub fn aligned_grids(ga: &Grid, gb: &Grid) -> Option<(i64, i64)> {
     let same_pitch = (ga.pitch.0 - gb.pitch.0).abs() <= 0.05 * ga.pitch.0
         && (ga.pitch.1 - gb.pitch.1).abs() <= 0.05 * ga.pitch.1;
