@@ -306,13 +306,17 @@ fn pdb_cmd(a: PdbArgs) -> Result<()> {
     }
     let t = Instant::now();
     let db = PatternDb::build_into_cache(c, r, pats.clone(), &dir)?;
+    let (mapped, owned) = db.footprint();
     outln!(
-        "{}x{} pattern tables {:?} (reflection: {}) ready in {:.2} s; {} excess entries capped",
+        "{}x{} pattern tables {:?} (reflection: {}) ready in {:.2} s ({:.1} MB mapped from \
+         the cache, {:.1} MB in memory); {} excess entries capped",
         r,
         c,
         db.patterns(),
         db.reflects(),
         t.elapsed().as_secs_f64(),
+        mapped as f64 / 1e6,
+        owned as f64 / 1e6,
         db.capped()
     )?;
     for p in &pats {

@@ -15,14 +15,18 @@
 //! table of a larger board (32^6 would be 1G entries), by the dense rank of the placement
 //! (16^8 would be 4G entries for 8 tiles, the dense rank 519M), which costs a few operations
 //! per lookup. On disk only the `16·15·…` valid
-//! placements are stored, one byte each in rank order, behind a checked header.
+//! placements are stored, one byte each in rank order, behind a checked header. Dense
+//! tables keep only their nibble tables (see `PatternDb::excess`), cached as files of their
+//! own and mapped into memory (`pdb_bytes`), so a process starts without copying them.
 
 use super::pdb_build::{
     build_dense, cell_bits, digit_weights, max_tiles, placements, rank_packed, EMPTY, MAX_CELLS,
 };
+use super::pdb_bytes::{self, TableBytes};
 use crate::error::Chain;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -62,7 +66,7 @@ pub struct PatternDb {
     /// distance of the pattern's tiles) / 2, capped at 15. Half the bytes of `tables` (the
     /// two 6-tile tables then fit the L3 cache together), and the search adds back the
     /// board's Manhattan distance.
-    excess: Vec<Vec<u8>>,
+    excess: Vec<TableBytes>,
     /// Entries whose excess had to be capped (each still a valid, smaller estimate).
     capped: u64,
 }
@@ -553,26 +557,50 @@ fn save_excess(
     Ok(())
 }
 
-/// Reads a nibble table and its capped count back, refusing a file whose header, size or
-/// checksum does not match.
-fn load_excess(path: &Path, width: usize, height: usize, tiles: &[u8]) -> Result<(Vec<u8>, u64)> {
-    let mut bytes = std::fs::read(path).map_err(io("cannot read", path))?;
+/// Maps a nibble table into memory (reads it where it cannot be mapped) with its capped
+/// count, refusing a file whose header, size or checksum does not match.
+fn load_excess(
+    path: &Path,
+    width: usize,
+    height: usize,
+    tiles: &[u8],
+) -> Result<(TableBytes, u64)> {
+    load_excess_with(path, width, height, tiles, true)
+}
+
+/// `load_excess`, mapping the file only when `map` is set.
+fn load_excess_with(
+    path: &Path,
+    width: usize,
+    height: usize,
+    tiles: &[u8],
+    map: bool,
+) -> Result<(TableBytes, u64)> {
+    let mut file = std::fs::File::open(path).map_err(io("cannot read", path))?;
+    let size = file.metadata().map_err(io("cannot read", path))?.len();
     let mut head = MAGIC_EXCESS.to_vec();
     head.extend(&header(width, height, tiles)[MAGIC.len()..]);
     let at = head.len() + 24;
-    if bytes.len() < at || bytes[..head.len()] != head[..] {
-        return Err(PdbError::Header(path.to_path_buf()));
-    }
-    let word = |i: usize| u64_at(&bytes, head.len() + 8 * i);
-    let (capped, len, sum) = (word(0), word(1) as usize, word(2));
-    let want = placements(width * height, tiles.len()).div_ceil(2);
-    if len != want || bytes.len() != at + want {
+    if size < at as u64 {
         return Err(PdbError::WrongSize(path.to_path_buf()));
     }
-    if fnv1a_words(&bytes[at..]) != sum {
+    let mut front = vec![0u8; at];
+    file.read_exact(&mut front)
+        .map_err(io("cannot read", path))?;
+    if front[..head.len()] != head[..] {
+        return Err(PdbError::Header(path.to_path_buf()));
+    }
+    let word = |i: usize| u64_at(&front, head.len() + 8 * i);
+    let (capped, len, sum) = (word(0), word(1), word(2));
+    let want = placements(width * height, tiles.len()).div_ceil(2);
+    if len != want as u64 || size != (at + want) as u64 {
+        return Err(PdbError::WrongSize(path.to_path_buf()));
+    }
+    let bytes =
+        pdb_bytes::payload(&mut file, at as u64, want, map).map_err(io("cannot read", path))?;
+    if fnv1a_words(&bytes) != sum {
         return Err(PdbError::Checksum(path.to_path_buf()));
     }
-    bytes.drain(..at);
     Ok((bytes, capped))
 }
 
@@ -702,19 +730,39 @@ impl PatternDb {
             .iter()
             .map(|p| p.len() > SPARSE_TILES || cells > 16)
             .collect();
-        let mut ready: Vec<Option<(Vec<u8>, u64)>> = vec![None; patterns.len()];
+        let mut ready: Vec<Option<(TableBytes, u64)>> = patterns.iter().map(|_| None).collect();
         let mut tables: Vec<Option<Vec<u8>>> = vec![None; patterns.len()];
         if let Some(dir) = cache {
-            for (i, p) in patterns.iter().enumerate() {
-                let fx = excess_file(dir, width, height, p);
-                if dense[i] && fx.exists() {
-                    match load_excess(&fx, width, height, p) {
-                        Ok(e) => {
-                            ready[i] = Some(e);
-                            continue;
-                        }
-                        Err(e) => eprintln!("pattern cache rejected, rebuilding: {}", Chain(&e)),
+            // Mapping a nibble file costs nothing; checking its checksum reads it whole (about
+            // 20 ms for 4×4's two 28.8 MB files): one thread per file.
+            let nibbles: Vec<Option<Result<(TableBytes, u64)>>> = std::thread::scope(|s| {
+                let jobs: Vec<_> = patterns
+                    .iter()
+                    .zip(&dense)
+                    .map(|(p, &d)| {
+                        let fx = excess_file(dir, width, height, p);
+                        (d && fx.exists())
+                            .then(|| s.spawn(move || load_excess(&fx, width, height, p)))
+                    })
+                    .collect();
+                jobs.into_iter()
+                    .map(|j| {
+                        j.map(|j| {
+                            j.join().unwrap_or(Err(PdbError::Internal(
+                                "a nibble file's check panicked",
+                            )))
+                        })
+                    })
+                    .collect()
+            });
+            for (i, (p, loaded)) in patterns.iter().zip(nibbles).enumerate() {
+                match loaded {
+                    Some(Ok(e)) => {
+                        ready[i] = Some(e);
+                        continue;
                     }
+                    Some(Err(e)) => eprintln!("pattern cache rejected, rebuilding: {}", Chain(&e)),
+                    None => {}
                 }
                 let f = cache_file(dir, width, height, p);
                 if f.exists() {
@@ -794,14 +842,19 @@ impl PatternDb {
             }
         }
         // The nibble tables, one pattern per thread (a 7-tile table walks 57.7M placements).
-        let (excess, capped): (Vec<Vec<u8>>, Vec<u64>) = std::thread::scope(|s| {
+        let (excess, capped): (Vec<TableBytes>, Vec<u64>) = std::thread::scope(|s| {
             let jobs: Vec<_> = patterns
                 .iter()
                 .zip(&tables)
                 .zip(&dense)
                 .zip(ready)
                 .map(|(((p, t), &d), r)| {
-                    s.spawn(move || r.unwrap_or_else(|| excess_table(width, cells, p, t, d)))
+                    s.spawn(move || {
+                        r.unwrap_or_else(|| {
+                            let (e, capped) = excess_table(width, cells, p, t, d);
+                            (e.into(), capped)
+                        })
+                    })
                 })
                 .collect();
             jobs.into_iter()
@@ -831,7 +884,7 @@ impl PatternDb {
             }
             if let Some(dir) = cache {
                 let f = excess_file(dir, width, height, p);
-                if let Err(e) = save_excess(&f, width, height, p, &excess[i], capped[i]) {
+                if let Err(e) = save_excess(&f, width, height, p, &excess[i][..], capped[i]) {
                     eprintln!("could not cache pattern table: {}", Chain(&e));
                 }
             }
@@ -969,6 +1022,22 @@ impl PatternDb {
                 EMPTY
             }
         }) as u32
+    }
+
+    /// Bytes of tables mapped from cached files (the page cache's, shared with other
+    /// processes), and bytes held in this process's own memory (built, or read where a
+    /// file could not be mapped).
+    pub fn footprint(&self) -> (u64, u64) {
+        let mut mapped = 0;
+        let mut owned: u64 = self.tables.iter().map(|t| t.len() as u64).sum();
+        for e in &self.excess {
+            if e.is_mapped() {
+                mapped += e.len() as u64;
+            } else {
+                owned += e.len() as u64;
+            }
+        }
+        (mapped, owned)
     }
 
     /// Number of entries whose excess was capped at 15 (0 for the default partitions).
@@ -1210,6 +1279,9 @@ mod tests {
             }
             let db = PatternDb::load_or_build(w, h, pats.clone(), Some(&dir)).unwrap();
             assert!(db.tables.iter().all(|t| t.is_empty()));
+            // Built in round 0; then mapped, but for the one rebuilt in round 2.
+            let mapped = db.excess.iter().filter(|e| e.is_mapped());
+            assert_eq!(mapped.count(), [0, 4, 3][round], "round {round}");
             for p in &pats {
                 assert!(load_excess(&excess_file(&dir, w, h, p), w, h, p).is_ok());
             }
@@ -1218,6 +1290,53 @@ mod tests {
                 assert_eq!(db.estimate(b.tiles()), expected(b.tiles()), "round {round}");
             }
         }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A nibble file reads the same mapped or read; a short, cut or foreign file is a typed
+    /// error, and a file replaced while mapped (as a rebuild replaces it) leaves the mapped
+    /// bytes as they were.
+    #[test]
+    fn nibble_files_map_or_read_and_bad_ones_are_refused() {
+        let dir = std::env::temp_dir().join(format!("llk-pdb-nib-{}", std::process::id()));
+        // Every table of a board over 16 cells is dense: nibble files only.
+        let (w, h) = (3, 6);
+        let pats: Vec<Vec<u8>> = vec![(1..7).collect(), (7..13).collect(), (13..18).collect()];
+        let db = PatternDb::load_or_build(w, h, pats.clone(), Some(&dir)).unwrap();
+        let f = excess_file(&dir, w, h, &pats[0]);
+        let (mapped, capped) = load_excess_with(&f, w, h, &pats[0], true).unwrap();
+        let (read, _) = load_excess_with(&f, w, h, &pats[0], false).unwrap();
+        assert!(mapped.is_mapped());
+        assert!(!read.is_mapped());
+        assert_eq!(&mapped[..], &db.excess[0][..]);
+        assert_eq!(&read[..], &db.excess[0][..]);
+        let good = std::fs::read(&f).unwrap();
+        let cut = |n: usize| {
+            std::fs::write(&f, &good[..n]).unwrap();
+            load_excess(&f, w, h, &pats[0]).unwrap_err()
+        };
+        for n in [0, 20, good.len() / 2, good.len() - 1] {
+            assert!(matches!(cut(n), PdbError::WrongSize(_)), "cut to {n}");
+        }
+        let mut long = good.clone();
+        long.push(0);
+        std::fs::write(&f, &long).unwrap();
+        let e = load_excess(&f, w, h, &pats[0]).unwrap_err();
+        assert!(e.to_string().contains("wrong size"), "{e}");
+        // Another pattern's file under this name.
+        let e = load_excess(&f, w, h, &[1, 2, 3, 4, 5, 7]).unwrap_err();
+        assert!(matches!(e, PdbError::Header(_)), "{e:?}");
+        // Replaced the way the cache replaces a file: the mapping keeps the old bytes.
+        let tmp = f.with_extension("tmp-test");
+        std::fs::write(&tmp, vec![0u8; good.len()]).unwrap();
+        std::fs::rename(&tmp, &f).unwrap();
+        assert_eq!(&mapped[..], &read[..]);
+        assert_eq!(capped, 0);
+        assert!(load_excess(&f, w, h, &pats[0]).is_err());
+        // A missing file is an error naming it.
+        std::fs::remove_file(&f).unwrap();
+        let e = load_excess(&f, w, h, &pats[0]).unwrap_err();
+        assert!(e.to_string().contains("cannot read"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
