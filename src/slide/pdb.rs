@@ -206,6 +206,9 @@ pub enum PdbError {
     /// A cached file made for another pattern, board or format.
     #[error("{}: header does not match this pattern", .0.display())]
     Header(PathBuf),
+    /// A cached nibble file in the format of an older llk (rebuilt from the byte table).
+    #[error("{}: written by an older llk (another checksum)", .0.display())]
+    OldFormat(PathBuf),
     /// A cached nibble file of the wrong length.
     #[error("{}: wrong size (truncated?)", .0.display())]
     WrongSize(PathBuf),
@@ -516,18 +519,27 @@ pub fn save_table(
     Ok(())
 }
 
-const MAGIC_EXCESS: &[u8; 8] = b"LLKSPDX1";
+const MAGIC_EXCESS: &[u8; 8] = b"LLKSPDX2";
+/// The nibble files' first format, whose checksum took one FNV-1a lane.
+const MAGIC_EXCESS_V1: &[u8; 8] = b"LLKSPDX1";
 
-/// Checksum of the nibble files: FNV-1a's step over 8-byte words (8 times fewer steps
-/// than over bytes on the 5×5 tables' 64 MB each).
-fn fnv1a_words(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        h ^= u64::from_le_bytes(w.try_into().unwrap_or_default());
-        h = h.wrapping_mul(0x100000001b3);
+/// Checksum of the nibble files: FNV-1a's step over four interleaved lanes of 8-byte words,
+/// folded together, then FNV-1a over the bytes past the last 32-byte block. The lanes are
+/// independent, so the compiler vectorises them: 1.1 ms for a 28.8 MB 4×4 file against
+/// 9–11 ms with one lane, which was most of a one-board solve's time.
+fn nibble_checksum(bytes: &[u8]) -> u64 {
+    let mut h = [0xcbf29ce484222325u64; 4];
+    let mut blocks = bytes.chunks_exact(32);
+    for block in &mut blocks {
+        for (lane, word) in h.iter_mut().zip(block.chunks_exact(8)) {
+            *lane ^= u64::from_le_bytes(word.try_into().unwrap_or_default());
+            *lane = lane.wrapping_mul(0x100000001b3);
+        }
     }
-    fnv1a(words.remainder()) ^ h
+    h[0] ^ h[1].rotate_left(16)
+        ^ h[2].rotate_left(32)
+        ^ h[3].rotate_left(48)
+        ^ fnv1a(blocks.remainder())
 }
 
 /// File a pattern's nibble table (boards of more than 16 cells) is cached in.
@@ -549,7 +561,7 @@ fn save_excess(
     out.extend(&header(width, height, tiles)[MAGIC.len()..]);
     out.extend(capped.to_le_bytes());
     out.extend((nibbles.len() as u64).to_le_bytes());
-    out.extend(fnv1a_words(nibbles).to_le_bytes());
+    out.extend(nibble_checksum(nibbles).to_le_bytes());
     out.extend(nibbles);
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     std::fs::write(&tmp, &out).map_err(io("cannot write", &tmp))?;
@@ -588,6 +600,9 @@ fn load_excess_with(
     file.read_exact(&mut front)
         .map_err(io("cannot read", path))?;
     if front[..head.len()] != head[..] {
+        if front.starts_with(MAGIC_EXCESS_V1) {
+            return Err(PdbError::OldFormat(path.to_path_buf()));
+        }
         return Err(PdbError::Header(path.to_path_buf()));
     }
     let word = |i: usize| u64_at(&front, head.len() + 8 * i);
@@ -598,7 +613,7 @@ fn load_excess_with(
     }
     let bytes =
         pdb_bytes::payload(&mut file, at as u64, want, map).map_err(io("cannot read", path))?;
-    if fnv1a_words(&bytes) != sum {
+    if nibble_checksum(&bytes) != sum {
         return Err(PdbError::Checksum(path.to_path_buf()));
     }
     Ok((bytes, capped))
@@ -733,8 +748,8 @@ impl PatternDb {
         let mut ready: Vec<Option<(TableBytes, u64)>> = patterns.iter().map(|_| None).collect();
         let mut tables: Vec<Option<Vec<u8>>> = vec![None; patterns.len()];
         if let Some(dir) = cache {
-            // Mapping a nibble file costs nothing; checking its checksum reads it whole (about
-            // 20 ms for 4×4's two 28.8 MB files): one thread per file.
+            // Mapping a nibble file costs nothing; checking its checksum reads every page of
+            // it: one thread per file.
             let nibbles: Vec<Option<Result<(TableBytes, u64)>>> = std::thread::scope(|s| {
                 let jobs: Vec<_> = patterns
                     .iter()
@@ -1303,14 +1318,28 @@ mod tests {
         let (w, h) = (3, 6);
         let pats: Vec<Vec<u8>> = vec![(1..7).collect(), (7..13).collect(), (13..18).collect()];
         let db = PatternDb::load_or_build(w, h, pats.clone(), Some(&dir)).unwrap();
+        assert!(
+            db.excess.iter().all(|e| !e.is_mapped()),
+            "built, not mapped"
+        );
         let f = excess_file(&dir, w, h, &pats[0]);
+        let good = std::fs::read(&f).unwrap();
         let (mapped, capped) = load_excess_with(&f, w, h, &pats[0], true).unwrap();
         let (read, _) = load_excess_with(&f, w, h, &pats[0], false).unwrap();
         assert!(mapped.is_mapped());
         assert!(!read.is_mapped());
         assert_eq!(&mapped[..], &db.excess[0][..]);
         assert_eq!(&read[..], &db.excess[0][..]);
-        let good = std::fs::read(&f).unwrap();
+        assert_eq!(capped, 0);
+        // Replaced the way the cache replaces a file: the mapping keeps the old bytes.
+        let tmp = f.with_extension("tmp-test");
+        std::fs::write(&tmp, vec![0u8; good.len()]).unwrap();
+        std::fs::rename(&tmp, &f).unwrap();
+        assert_eq!(&mapped[..], &read[..]);
+        let e = load_excess(&f, w, h, &pats[0]).unwrap_err();
+        assert!(matches!(e, PdbError::Header(_)), "{e:?}");
+        // No mapping is alive from here on: the files below are written in place.
+        drop(mapped);
         let cut = |n: usize| {
             std::fs::write(&f, &good[..n]).unwrap();
             load_excess(&f, w, h, &pats[0]).unwrap_err()
@@ -1323,16 +1352,24 @@ mod tests {
         std::fs::write(&f, &long).unwrap();
         let e = load_excess(&f, w, h, &pats[0]).unwrap_err();
         assert!(e.to_string().contains("wrong size"), "{e}");
+        let mut flipped = good.clone();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 0x10;
+        std::fs::write(&f, &flipped).unwrap();
+        let e = load_excess(&f, w, h, &pats[0]).unwrap_err();
+        assert!(matches!(e, PdbError::Checksum(_)), "{e:?}");
         // Another pattern's file under this name.
+        std::fs::write(&f, &good).unwrap();
         let e = load_excess(&f, w, h, &[1, 2, 3, 4, 5, 7]).unwrap_err();
         assert!(matches!(e, PdbError::Header(_)), "{e:?}");
-        // Replaced the way the cache replaces a file: the mapping keeps the old bytes.
-        let tmp = f.with_extension("tmp-test");
-        std::fs::write(&tmp, vec![0u8; good.len()]).unwrap();
-        std::fs::rename(&tmp, &f).unwrap();
-        assert_eq!(&mapped[..], &read[..]);
-        assert_eq!(capped, 0);
-        assert!(load_excess(&f, w, h, &pats[0]).is_err());
+        // The first format (one checksum lane) is named, and replaced on the next load.
+        let mut old = good.clone();
+        old[..8].copy_from_slice(MAGIC_EXCESS_V1);
+        std::fs::write(&f, &old).unwrap();
+        let e = load_excess(&f, w, h, &pats[0]).unwrap_err();
+        assert!(matches!(e, PdbError::OldFormat(_)), "{e:?}");
+        PatternDb::load_or_build(w, h, pats.clone(), Some(&dir)).unwrap();
+        assert_eq!(std::fs::read(&f).unwrap(), good);
         // A missing file is an error naming it.
         std::fs::remove_file(&f).unwrap();
         let e = load_excess(&f, w, h, &pats[0]).unwrap_err();
