@@ -1,6 +1,8 @@
 //! End to end, live: the bundled sliding puzzle in a real window (`llk game --slide`),
 //! `llk slide play` solving it through the screen and the mouse, and the game's own event
-//! log as the judge (solved, no illegal click, no click off the board).
+//! log as the judge (solved, no illegal click, no click off the board). The 5×5 case first
+//! builds the 5×5 pattern tables when the cache (`$LLK_CACHE`) has none (about 3 minutes,
+//! once), and requires the player's default beyond 4×4: weighted A* on those tables.
 //!
 //! Needs an X display with an EWMH window manager (scripts/test starts Xvfb + openbox).
 //! Without one the test skips with a notice, except under `CI=true` where it fails loudly.
@@ -54,17 +56,22 @@ struct Case {
     /// Also check that asking for the other goal convention is refused by parity (true on
     /// even widths, where the two goals have opposite parity).
     wrong_goal_refused: bool,
+    /// The search the player must say it planned with (`llk slide play` prints it), when
+    /// the case is about the player's choice.
+    planner: Option<&'static str>,
+    /// Seconds the game window stays open and the player may play.
+    secs: u64,
 }
 
 /// Opens the game, waits until the window manager lists it, and returns its guard.
-fn open_game(title: &str, log: &Path, extra: &[String]) -> Result<Guard, String> {
+fn open_game(title: &str, log: &Path, extra: &[String], secs: u64) -> Result<Guard, String> {
     let mut args: Vec<String> = vec![
         "game".into(),
         format!("--title={title}"),
         format!("--log={}", log.display()),
         "--position=40,40".into(),
         "--close-after-clear-ms=300".into(),
-        "--timeout=60".into(),
+        format!("--timeout={secs}"),
     ];
     args.extend(extra.iter().cloned());
     let mut game = Guard(
@@ -97,7 +104,7 @@ fn open_game(title: &str, log: &Path, extra: &[String]) -> Result<Guard, String>
 fn run_case(case: &Case, dir: &Path) -> Result<String, String> {
     let log = dir.join(format!("{}.jsonl", case.name));
     let title = format!("LLK slide e2e {} {}", case.name, std::process::id());
-    let mut game = open_game(&title, &log, &case.game)?;
+    let mut game = open_game(&title, &log, &case.game, case.secs)?;
     let window = format!("--window={title}");
     if case.wrong_goal_refused {
         let (ok, out) = run_llk(
@@ -146,11 +153,16 @@ fn run_case(case: &Case, dir: &Path) -> Result<String, String> {
     }
     let t0 = Instant::now();
     let (ok, out) = run_llk(
-        vec!["slide".into(), "play".into(), window, "--timeout=50".into()]
-            .into_iter()
-            .chain(case.play.iter().cloned())
-            .collect(),
-        Duration::from_secs(60),
+        vec![
+            "slide".into(),
+            "play".into(),
+            window,
+            format!("--timeout={}", case.secs - 10),
+        ]
+        .into_iter()
+        .chain(case.play.iter().cloned())
+        .collect(),
+        Duration::from_secs(case.secs),
         "llk slide play",
     )?;
     let secs = t0.elapsed().as_secs_f64();
@@ -165,8 +177,13 @@ fn run_case(case: &Case, dir: &Path) -> Result<String, String> {
         .find(|l| l.starts_with("solved") || l.contains("error"))
         .unwrap_or("")
         .to_string();
+    let planned = out.lines().find(|l| l.starts_with("plan (")).unwrap_or("");
+    let planner = planned
+        .strip_prefix("plan (")
+        .and_then(|l| l.split_once(')'))
+        .map_or("", |(p, _)| p);
     let verdict = format!(
-        "{}: play ok={ok} in {secs:.1} s; game: solved={solved}, {} moves, {} clicks, {} illegal, {} outside, board {board:?}; play said: {summary}",
+        "{}: play ok={ok} in {secs:.1} s, planned by {planner}; game: solved={solved}, {} moves, {} clicks, {} illegal, {} outside, board {board:?}; play said: {summary}",
         case.name, stats.moves, stats.clicks, stats.illegal, stats.outside
     );
     if !solved {
@@ -178,7 +195,34 @@ fn run_case(case: &Case, dir: &Path) -> Result<String, String> {
     if !ok {
         return Err(format!("llk slide play failed — {verdict}\n{out}"));
     }
+    if let Some(want) = case.planner {
+        if planner != want {
+            return Err(format!("planned by {planner:?}, not {want} — {verdict}"));
+        }
+    }
     Ok(verdict)
+}
+
+/// Builds the 5×5 pattern tables into the cache (`llk slide pdb --size 5x5`) unless they
+/// are there, so the 5×5 case plays with what the player uses by default once they are:
+/// `wastar` on the tables. About 3 minutes and 1.8 GB, once per cache (`$LLK_CACHE`).
+fn ensure_5x5_tables() -> Result<String, String> {
+    if llk::slide::player::pdb_cached(5, 5) {
+        return Ok("already cached".into());
+    }
+    let (ok, out) = run_llk(
+        vec!["slide".into(), "pdb".into(), "--size=5x5".into()],
+        Duration::from_secs(20 * 60),
+        "llk slide pdb --size 5x5",
+    )?;
+    if !ok || !llk::slide::player::pdb_cached(5, 5) {
+        return Err(format!("building the 5x5 tables failed: {out}"));
+    }
+    Ok(out
+        .lines()
+        .find(|l| l.contains("ready in"))
+        .unwrap_or("")
+        .into())
 }
 
 /// Starts a 4×4 game and the player, moves the mouse away mid-game as a person would, and
@@ -187,7 +231,12 @@ fn user_takes_control(dir: &Path) -> Result<String, String> {
     use enigo::{Coordinate, Enigo, Mouse, Settings};
     let title = format!("LLK slide e2e control {}", std::process::id());
     let log = dir.join("control.jsonl");
-    let mut game = open_game(&title, &log, &["--slide=4x4".into(), "--seed=21".into()])?;
+    let mut game = open_game(
+        &title,
+        &log,
+        &["--slide=4x4".into(), "--seed=21".into()],
+        60,
+    )?;
     let mut play = Guard(
         command(&[
             "slide".into(),
@@ -273,6 +322,8 @@ fn player_solves_the_bundled_sliding_puzzles_live() {
             // No --size: the player finds the board's size itself.
             play: vec![],
             wrong_goal_refused: false,
+            planner: None,
+            secs: 60,
         },
         Case {
             name: "numbers-4x4",
@@ -283,6 +334,8 @@ fn player_solves_the_bundled_sliding_puzzles_live() {
             ],
             play: vec!["--size=4x4".into()],
             wrong_goal_refused: true,
+            planner: None,
+            secs: 60,
         },
         Case {
             name: "animated-3x3",
@@ -293,6 +346,8 @@ fn player_solves_the_bundled_sliding_puzzles_live() {
             ],
             play: vec!["--size=3x3".into()],
             wrong_goal_refused: false,
+            planner: None,
+            secs: 60,
         },
         Case {
             name: "picture-3x3",
@@ -307,11 +362,38 @@ fn player_solves_the_bundled_sliding_puzzles_live() {
                 format!("--reference={}", reference.display()),
             ],
             wrong_goal_refused: false,
+            planner: None,
+            secs: 60,
         },
     ];
     let mut failures = Vec::new();
     for case in &cases {
         check(case.name, &mut failures, || run_case(case, &dir));
+    }
+    // 5×5: the player's default beyond 4×4, weighted A* on the 5×5 tables, size found by
+    // the player.
+    let numbers_5x5 = Case {
+        name: "numbers-5x5",
+        game: vec![
+            "--slide=5x5".into(),
+            "--seed=15".into(),
+            "--tile-px=64".into(),
+        ],
+        play: vec![],
+        wrong_goal_refused: false,
+        planner: Some("wastar:pdb"),
+        secs: 120,
+    };
+    let mut tables_ready = false;
+    check("5x5-tables", &mut failures, || {
+        let r = ensure_5x5_tables();
+        tables_ready = r.is_ok();
+        r
+    });
+    if tables_ready {
+        check(numbers_5x5.name, &mut failures, || {
+            run_case(&numbers_5x5, &dir)
+        });
     }
     check("user-takes-control", &mut failures, || {
         user_takes_control(&dir)

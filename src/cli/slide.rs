@@ -9,6 +9,7 @@ use llk::slide::pdb::{self, PatternDb};
 use llk::slide::{
     moves_to_string, parse_size, solve, solve_with, Algo, Goal, Heuristic, Limits, Puzzle, Solution,
 };
+use llk::slide::{reduce, wastar};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -306,13 +307,17 @@ fn pdb_cmd(a: PdbArgs) -> Result<()> {
     }
     let t = Instant::now();
     let db = PatternDb::build_into_cache(c, r, pats.clone(), &dir)?;
+    let (mapped, owned) = db.footprint();
     outln!(
-        "{}x{} pattern tables {:?} (reflection: {}) ready in {:.2} s; {} excess entries capped",
+        "{}x{} pattern tables {:?} (reflection: {}) ready in {:.2} s ({:.1} MB mapped from \
+         the cache, {:.1} MB in memory); {} excess entries capped",
         r,
         c,
         db.patterns(),
         db.reflects(),
         t.elapsed().as_secs_f64(),
+        mapped as f64 / 1e6,
+        owned as f64 / 1e6,
         db.capped()
     )?;
     for p in &pats {
@@ -422,16 +427,34 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
     Ok(())
 }
 
-/// CPU time of the whole process (all threads) in seconds, from Linux `/proc/self/stat`
-/// (user + system, 10 ms ticks), so figures can be read apart from the wall clock when
-/// other jobs share the cores.
-fn thread_cpu_seconds() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
-    let rest = &s[s.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
-    Some(ticks as f64 / 100.0)
+/// CPU time of the whole process (all threads) in seconds, so figures can be read apart
+/// from the wall clock when other jobs share the cores: `CLOCK_PROCESS_CPUTIME_ID`
+/// (nanoseconds) on Unix, `None` elsewhere.
+#[cfg(unix)]
+fn process_cpu_seconds() -> Option<f64> {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid, writable timespec for the call's whole duration.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    (r == 0).then(|| t.tv_sec as f64 + t.tv_nsec as f64 / 1e9)
+}
+
+#[cfg(not(unix))]
+fn process_cpu_seconds() -> Option<f64> {
+    None
+}
+
+/// The process CPU time `f` took, in microseconds (0 where it cannot be measured).
+fn cpu_micros_of<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let a = process_cpu_seconds();
+    let out = f();
+    let us = match (a, process_cpu_seconds()) {
+        (Some(a), Some(b)) => ((b - a) * 1e6) as u64,
+        _ => 0,
+    };
+    (out, us)
 }
 
 fn bench_run(
@@ -442,7 +465,7 @@ fn bench_run(
     per_case: bool,
 ) -> Result<()> {
     outln!("\n== {} ==", run.name())?;
-    let cpu0 = thread_cpu_seconds();
+    let cpu0 = process_cpu_seconds();
     if per_case {
         outln!(
             "{:>5} {:>4} {:>4} {:>6} {:>12} {:>13} {:>10} {:>15}",
@@ -458,17 +481,22 @@ fn bench_run(
     }
     let (mut total_us, mut nodes, mut generated) = (0u64, 0u64, 0u64);
     let (mut wrong, mut max_us) = (0usize, 0u64);
+    let (mut cpu_us, mut max_cpu_us) = (0u64, 0u64);
     let mut lengths = Vec::new();
     for c in cases {
-        let s: Solution = solve_with(
-            &c.puzzle,
-            &c.goal,
-            run.algo,
-            run.heur,
-            limits,
-            tables.clone(),
-        )
-        .with_context(|| format!("{} on position {}", run.name(), c.id))?;
+        let (s, cpu) = cpu_micros_of(|| {
+            solve_with(
+                &c.puzzle,
+                &c.goal,
+                run.algo,
+                run.heur,
+                limits,
+                tables.clone(),
+            )
+        });
+        let s: Solution = s.with_context(|| format!("{} on position {}", run.name(), c.id))?;
+        cpu_us += cpu;
+        max_cpu_us = max_cpu_us.max(cpu);
         let len = s.moves.len();
         if run.algo.is_optimal() && len != c.optimal {
             wrong += 1;
@@ -494,12 +522,14 @@ fn bench_run(
         }
     }
     let n = cases.len();
-    if let (Some(a), Some(b)) = (cpu0, thread_cpu_seconds()) {
+    if let (Some(a), Some(b)) = (cpu0, process_cpu_seconds()) {
         outln!(
-            "{}: wall {:.3} s of search; CPU {:.2} s over all threads for the run (incl. checks)",
+            "{}: wall {:.3} s of search; CPU {:.2} s over all threads for the run (incl. checks); CPU per position: mean {:.3} ms, max {:.3} ms",
             run.name(),
             total_us as f64 / 1e6,
-            b - a
+            b - a,
+            cpu_us as f64 / n as f64 / 1000.0,
+            max_cpu_us as f64 / 1000.0
         )?;
     }
     if run.algo.is_optimal() {
@@ -629,19 +659,28 @@ fn bench_fast_cmd(a: BenchFastArgs) -> Result<()> {
             Heuristic::Zero
         };
         let name = Run { algo, heur }.name();
+        if heur == Heuristic::Pdb {
+            // Loaded before the clocks start: boards over 5×5 search a 5×5 block.
+            let side = |n: usize| {
+                if r * c > wastar::MAX_CELLS {
+                    reduce::BLOCK
+                } else {
+                    n
+                }
+            };
+            PatternDb::for_board(side(c), side(r))?;
+        }
         let (mut total, mut max, mut len, mut max_len) = (0u64, 0u64, 0usize, 0usize);
+        let (mut cpu_total, mut cpu_max) = (0u64, 0u64);
         for seed in 0..a.count {
             for goal in [Goal::BlankFirst, Goal::BlankLast] {
                 let p = Puzzle::random(c, r, goal, seed)?;
                 let t = Instant::now();
-                let s = solve(&p, &goal, algo, heur, &limits)
-                    .with_context(|| format!("{name} on seed {seed}"))?;
-                // Wall time of the whole call (the tables are loaded once, on the first).
-                let us = if seed == 0 && goal == Goal::BlankFirst {
-                    s.micros
-                } else {
-                    t.elapsed().as_micros() as u64
-                };
+                let (s, cpu) = cpu_micros_of(|| solve(&p, &goal, algo, heur, &limits));
+                let s = s.with_context(|| format!("{name} on seed {seed}"))?;
+                cpu_total += cpu;
+                cpu_max = cpu_max.max(cpu);
+                let us = t.elapsed().as_micros() as u64;
                 total += us;
                 max = max.max(us);
                 len += s.moves.len();
@@ -658,9 +697,11 @@ fn bench_fast_cmd(a: BenchFastArgs) -> Result<()> {
             Some(f) => format!(" ({:+.1} % against the first)", 100.0 * (mean / f - 1.0)),
         };
         outln!(
-            "{name} on {n} random {r}x{c} boards (both goals): mean {:.2} ms, max {:.2} ms, mean length {mean:.1}{versus}, max length {max_len}",
+            "{name} on {n} random {r}x{c} boards (both goals): mean {:.2} ms, max {:.2} ms (CPU mean {:.2} ms, max {:.2} ms), mean length {mean:.1}{versus}, max length {max_len}",
             total as f64 / n as f64 / 1000.0,
             max as f64 / 1000.0,
+            cpu_total as f64 / n as f64 / 1000.0,
+            cpu_max as f64 / 1000.0,
         )?;
     }
     Ok(())

@@ -184,11 +184,12 @@ fn print_report(r: &PlayReport, json: bool) -> Result<()> {
     let plan = r.plan_micros as f64 / 1e6;
     let playing = secs - plan;
     outln!(
-        "{}: {} moves made in {:.2} s (planning {:.2} s; {:.1} moves/s while playing), {} clicks ({} sliding a run), {} retried, {} re-solves, {} frames read ({:.1} ms each)",
+        "{}: {} moves made in {:.2} s (planning {:.2} s by {}; {:.1} moves/s while playing), {} clicks ({} sliding a run), {} retried, {} re-solves, {} frames read ({:.1} ms each)",
         if r.solved { "solved" } else { "not solved" },
         r.moves_made,
         secs,
         plan,
+        if r.planner.is_empty() { "none" } else { &r.planner },
         if playing > 0.0 { r.moves_made as f64 / playing } else { 0.0 },
         r.clicks,
         r.run_clicks,

@@ -15,7 +15,7 @@ pub enum Heuristic {
     /// another pass (Hansson, Mayer & Yung 1992).
     LinearConflict,
     /// Additive disjoint pattern databases with the diagonal reflection (Korf & Felner
-    /// 2002); boards of at most 16 cells.
+    /// 2002); boards of at most 32 cells (5×5, 4×8).
     Pdb,
 }
 

@@ -21,6 +21,7 @@ pub mod heuristic;
 pub mod ida;
 pub mod pdb;
 pub mod pdb_build;
+pub mod pdb_bytes;
 pub mod player;
 pub mod puzzle;
 pub mod reduce;

@@ -114,6 +114,8 @@ pub struct PlayReport {
     pub start: Vec<u8>,
     /// The first plan, as a `UDLR` word of blank moves.
     pub plan: String,
+    /// How the first plan was found (see [`Plan::planner`]), e.g. `wastar:pdb`.
+    pub planner: String,
     /// Moves confirmed on screen (tiles moved: a run click counts each tile).
     pub moves_made: u32,
     /// Clicks made.
@@ -148,6 +150,35 @@ pub fn pdb_cached(width: usize, height: usize) -> bool {
         .all(|t| pdb::cache_file(&dir, width, height, t).exists())
 }
 
+/// A plan and the search that found it.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The moves, checked to reach the goal.
+    pub solution: Solution,
+    /// The algorithm that found them.
+    pub algo: Algo,
+    /// Its estimate (ignored by `fast`).
+    pub heuristic: Heuristic,
+}
+
+impl Plan {
+    /// The search's name as `--algo`/`--heuristic` spell it: `wastar:pdb`,
+    /// `idastar:linear-conflict`, or `fast` (which uses no estimate).
+    pub fn planner(&self) -> String {
+        let name = |v: Option<clap::builder::PossibleValue>| {
+            v.map(|v| v.get_name().to_string()).unwrap_or_default()
+        };
+        let algo = name(clap::ValueEnum::to_possible_value(&self.algo));
+        if self.algo == Algo::Fast {
+            return algo;
+        }
+        format!(
+            "{algo}:{}",
+            name(clap::ValueEnum::to_possible_value(&self.heuristic))
+        )
+    }
+}
+
 /// Plans the moves for `start`: optimal IDA* on boards of up to 9 cells; on 4×4 optimal
 /// IDA* with the pattern tables when they are cached, otherwise IDA* with linear conflicts
 /// within a node budget (a fraction of a second); beyond 16 cells weighted A* (`wastar`,
@@ -156,15 +187,22 @@ pub fn pdb_cached(width: usize, height: usize) -> bool {
 /// 1.36 × optimal), so a first game never waits minutes for tables. The fast
 /// row-and-column solver is the last resort, so the player never stalls on a hard
 /// scramble.
-pub fn plan_moves(start: &Puzzle, goal: Goal) -> Result<Solution> {
+pub fn plan_moves(start: &Puzzle, goal: Goal) -> Result<Plan> {
     if !start.is_solvable(goal) {
         return Err(SlidePlayError::Unsolvable(start.clone()));
     }
+    let run = |algo: Algo, heuristic: Heuristic, limits: &Limits| {
+        solve(start, &goal, algo, heuristic, limits).map(|solution| Plan {
+            solution,
+            algo,
+            heuristic,
+        })
+    };
+    // The row-and-column reduction: any board, in milliseconds; the last resort.
+    let fast = || Ok(run(Algo::Fast, Heuristic::Manhattan, &Limits::default())?);
     let cells = start.width() * start.height();
     if cells <= 9 {
-        return Ok(solve(
-            start,
-            &goal,
+        return Ok(run(
             Algo::Idastar,
             Heuristic::Manhattan,
             &Limits::default(),
@@ -182,44 +220,18 @@ pub fn plan_moves(start: &Puzzle, goal: Goal) -> Result<Solution> {
         } else {
             Heuristic::LinearConflict
         };
-        return solve(start, &goal, Algo::Wastar, heur, &Limits::default())
-            .or_else(|_| solve_fast(start, goal));
+        return run(Algo::Wastar, heur, &Limits::default()).or_else(|_| fast());
     }
-    if cells <= 16 && pdb_cached(w, h) {
-        if let Ok(s) = solve(
-            start,
-            &goal,
-            Algo::Idastar,
-            Heuristic::Pdb,
-            &Limits::default(),
-        ) {
-            return Ok(s);
+    if pdb_cached(w, h) {
+        if let Ok(p) = run(Algo::Idastar, Heuristic::Pdb, &Limits::default()) {
+            return Ok(p);
         }
     }
     let budget = Limits {
         max_nodes: Some(3_000_000),
         ..Limits::default()
     };
-    solve(
-        start,
-        &goal,
-        Algo::Idastar,
-        Heuristic::LinearConflict,
-        &budget,
-    )
-    .or_else(|_| solve_fast(start, goal))
-}
-
-/// The row-and-column reduction: any board, not optimal; the fallback when a search runs
-/// out of its budget.
-fn solve_fast(start: &Puzzle, goal: Goal) -> Result<Solution> {
-    Ok(solve(
-        start,
-        &goal,
-        Algo::Fast,
-        Heuristic::Manhattan,
-        &Limits::default(),
-    )?)
+    run(Algo::Idastar, Heuristic::LinearConflict, &budget).or_else(|_| fast())
 }
 
 /// The screen point to click for blank move `dir`: the centre of the tile that slides into
@@ -311,14 +323,17 @@ pub fn play(
             break;
         }
         let t = Instant::now();
-        let solution = plan_moves(&reading.puzzle, cfg.goal)?;
+        let plan = plan_moves(&reading.puzzle, cfg.goal)?;
         report.plan_micros += t.elapsed().as_micros() as u64;
+        let solution = &plan.solution;
         let word = moves_to_string(&solution.moves);
         if report.plan.is_empty() {
             report.plan = word.clone();
+            report.planner = plan.planner();
         }
         say(&format!(
-            "plan: {} moves {word} (tiles {:?})",
+            "plan ({}): {} moves {word} (tiles {:?})",
+            plan.planner(),
             solution.moves.len(),
             solution.tiles_moved
         ));
@@ -796,6 +811,9 @@ mod tests {
         for (side, seed) in [(5, 2), (7, 3)] {
             let p = Puzzle::random(side, side, Goal::BlankLast, seed).unwrap();
             let plan = plan_moves(&p, Goal::BlankLast).unwrap();
+            assert_eq!(plan.algo, Algo::Wastar);
+            assert!(plan.planner().starts_with("wastar:"), "{}", plan.planner());
+            let plan = plan.solution;
             let mut q = p.clone();
             q.apply_all(&plan.moves).unwrap();
             assert!(q.is_goal(Goal::BlankLast));
