@@ -168,8 +168,8 @@ pub fn features_with(
     // cell's other features stand.
     let rim = if shifts {
         // At fractional coordinates: the band is a few pixels wide at small pitches, and
-        // whole-pixel bands a pixel off land on the tile's border (rendered look-alike types
-        // then differed by up to 26 at the rim instead of 9).
+        // whole-pixel bands a pixel off land on the tile's border (there rendered look-alike
+        // types differ by up to 26 at the rim instead of 9).
         let band = |fx0: f32, fy0: f32, fx1: f32, fy1: f32| {
             integral.mean_f(x + w * fx0, y + h * fy0, x + w * fx1, y + h * fy1)
         };

@@ -24,8 +24,8 @@ pub struct ReaderConfig {
     pub divisor_keep: f32,
     /// A lattice comb whose four teeth do not all fit in the profile (a pitch over an eighth
     /// of the frame) is scored on fewer teeth and must beat the best four-tooth comb by this
-    /// share. On a mid-game KShisen frame (30 cells of 32 px across 899 px) a two-tooth comb
-    /// at 220 px scored 0.447 against 0.442 for 64 px and 0.425 for the true 32.
+    /// share. On mid-game KShisen frames a two-tooth comb can score just above the tiles'
+    /// (30 cells of 32 px across 899 px: 0.447 at 220 px, 0.442 at 64 px, 0.425 at the true 32).
     pub short_comb_margin: f32,
     /// A pixel is on an edge when its summed RGB change to the next pixel exceeds this
     /// (0–765). Tile borders and gaps change by 30–200 on the games measured; JPEG noise at
@@ -56,7 +56,7 @@ pub struct ReaderConfig {
     pub flat_spread: f32,
     /// A ground model whose cells' spread reaches this is as busy as tile faces (tile
     /// pictures measure 20 and up, plain and textured grounds 3–15 as in
-    /// [`ReaderConfig::flat_spread`]): it was learnt on a ring that straddles tiles (a
+    /// [`ReaderConfig::flat_spread`]): it comes from a ring that straddles tiles (a
     /// lattice off the tiles' phase, by a board that nearly fills the window's width) and
     /// is learnt again once the phase is found.
     pub busy_ground_spread: f32,
@@ -81,8 +81,8 @@ pub struct ReaderConfig {
     /// differences over the ring). Measured over the KShisen corpus and the rendered
     /// fixtures: of the ground-read cells that pass the contrast test, KShisen's (its blank
     /// faces among them) measure over 10 in 3073 of 9613; the rendered fixtures' patterned
-    /// and gradient grounds under 5 in 134 of 144, and 2–5 turned two empty cells of a
-    /// patterned ground into a blank pair.
+    /// and gradient grounds under 5 in 134 of 144, and a ratio of 2–5 turns two empty cells
+    /// of a patterned ground into a blank pair.
     pub blank_frame_ratio: f32,
     /// A selected tile whose face still matches its twins' (a selection drawn as a coloured
     /// frame or border tint) is found by its frame: the median block difference between its
@@ -122,7 +122,7 @@ pub struct ReaderConfig {
     /// or, tint taken out, [`super::pictures::shape_distance`]) are nearer than this. A game
     /// draws its obstacles from one sprite: over the rendered fixtures 0..400 (130 readings
     /// with obstacles) two obstacles of a frame measure at most 5.3 apart; tile faces of
-    /// different types that a misread lattice left as obstacles (KShisen) measure 10.5 and
+    /// different types that a misread lattice leaves as obstacles (KShisen) measure 10.5 and
     /// up.
     pub obstacle_look_gap: f32,
     /// A reading whose obstacles show more looks than this is unsure of them: games draw

@@ -337,7 +337,7 @@ fn locate_in(
         // A size made from an axis's own pick is tried on that axis even where its
         // autocorrelation shows no peak: full-width lines (a title bar) can bury the pitch
         // under its double. So is the other axis's pick (tiles about square), which is then
-        // "borrowed": a sparse board's few rows under a title and a status bar showed no
+        // "borrowed": a sparse board's few rows under a title and a status bar can show no
         // peak near the columns' 34 px (rows 60, 68, 78).
         let own = |t: f32, pick: f32, other: &[f32], lags: &AxisLags| {
             lags.best_within(t / 1.25, t * 1.25)
@@ -350,11 +350,10 @@ fn locate_in(
         };
         // An axis's pick may be borrowed, and so may the lag it stepped down from: a sparse
         // pastel board under JPEG whose rows' edges are its symbols' (dark triangles) more
-        // than its tiles' showed no row peak near 43 at all, while the columns stepped
-        // from 43 down to 21. A lattice borrowing such a lag is scored below
-        // the rest, like the coarser lattice below, and wins on its twins only: as the
-        // top on area it had led the twins to a lattice at a third of the pitch
-        // (220 borrowed).
+        // than its tiles' shows no row peak near 43 at all, while the columns step from 43
+        // down to 21. A lattice borrowing such a lag is scored below the rest, like the
+        // coarser lattice below, and wins on its twins only: as the top on area it can lead
+        // the twins to a lattice at a third of the pitch (220 borrowed).
         let lent = |a: &AxisLags| -> Vec<f32> {
             std::iter::once(a.pick)
                 .chain(a.coarser)
@@ -486,7 +485,7 @@ pub(crate) fn tile_shaped(w: f32, h: f32) -> bool {
 /// tiles' lattice, 7–15 at twice or three times its pitch), and a lattice at half the pitch
 /// over noise and JPEG twins its quarters less well than the tiles (4.0 against 1.0 on
 /// one rendered board). "Clearly" is the margin [`super::rephase`] uses for phases: under 30 %.
-/// A lattice whose pitch on one axis was `borrowed` from the other (that axis showed no
+/// A lattice whose pitch on one axis is `borrowed` from the other (that axis shows no
 /// period near it) is weighed the same way: cells spanning several tiles pair loosely on
 /// area, but only the tiles' own lattice gives near twins (2.6 against 11.5).
 fn sharper_multiple(
@@ -650,8 +649,9 @@ fn lattice_board(
     // bound instead of `plain`'s looser one (the mean test keeps `plain`'s bound, so the
     // answers are `plain`'s exactly). Any partner will do, so each cell looks outward from
     // its place in the cells ordered by mean brightness: a twin has nearly the same mean and
-    // is found within a few comparisons instead of a fifth of the lattice (the bench's
-    // reads made 7 000 comparisons each, 9 % of their instructions, before this).
+    // is found within a few comparisons instead of a fifth of the lattice (searched in
+    // lattice order, the bench's reads make 7 000 comparisons each, 9 % of their
+    // instructions).
     let mut by_mean: Vec<usize> = (0..nx * ny).filter(|&k| feats[k].is_some()).collect();
     let brightness = |k: usize| {
         feats[k]
@@ -897,7 +897,7 @@ mod tests {
     }
 
     /// Pastel tiles on noise under JPEG: both axes' profiles step down to half the pitch
-    /// (27 for 53.8), and on paired area the half lattice's quarters scored close to the
+    /// (27 for 53.8), and on paired area the half lattice's quarters score close to the
     /// tiles. The tiles' own lattice twins its pictures four times better.
     #[test]
     fn a_half_pitch_lattice_gives_way_to_the_tiles_own() {

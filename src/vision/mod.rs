@@ -333,9 +333,9 @@ fn read_legacy(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
             usize::MAX,
         );
         // Closing pairs side by side fails where the far tiles' partners lie past two
-        // sides (a rendered board whose busy area held the right 6 of 10 columns and 7 of 8
-        // rows: growing left opened pairs only the bottom row closes). Then a few steps that
-        // take the most paired tiles are tried on a sparse reading (a quarter of its cells
+        // sides (a sparse rendered board whose busy area holds the right 6 of 10 columns and
+        // 7 of 8 rows: growing left opens pairs only the bottom row closes). Then a few steps
+        // that take the most paired tiles are tried on a sparse reading (a quarter of its cells
         // empty: only empty stretches split a board's busy area), on lattices of up to
         // [`MAX_FALLBACK_CELLS`].
         let b = &d.0.board;
@@ -551,8 +551,8 @@ fn boundary_edge(frame: &RgbaImage, g: &Grid, a: Pos, b: Pos) -> f32 {
 
 /// The [`boundary_edge`] above which two neighbouring cells show separate objects: the step
 /// at the line is twice any inside them. Measured on every line trimmed as a frame or panel
-/// in the real screenshots (Brown Dust II's gold frame and margin, QQ's and its JPEG's
-/// panels above the board, Ele.me's): 0.0–1.4; between Brown Dust II's stone rabbits, where
+/// in the real screenshots (Brown Dust II's gold frame and margin, QQ's panels above the
+/// board in PNG and JPEG, Ele.me's): 0.0–1.4; between Brown Dust II's stone rabbits, where
 /// they ring a board: 2.5 along the rows, 4.2 down the columns.
 const SEPARATE: f32 = 2.0;
 
@@ -562,7 +562,7 @@ const SEPARATE: f32 = 2.0;
 /// goes, one line at a time, while at least two rows and columns remain. Neighbours with an
 /// outline between them at the lattice line ([`SEPARATE`]) are separate objects, not one
 /// picture drawn across: a ring of stones walling a board in repeats all along its lines too
-/// (a Brown Dust II board lost its ring of stone rabbits to this rule).
+/// (Brown Dust II's rings of stone rabbits: without the outline test they go as a frame).
 fn trim(integral: &pixels::Integral, frame: &RgbaImage, detail: (Reading, Vec<bool>)) -> Reading {
     let (mut r, _) = detail;
     while r.grid.rows > 2 && r.grid.cols > 2 {
@@ -862,10 +862,10 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
     let refs = kept;
     // The background near a sample: the flat ring cell at the nearer end of the sample's row
     // and the one at the nearer end of its column. A gradient's far end can be as dark as a
-    // tile's border (pastel: the bottom ring row matched the tiles' border and 3-D edge, so
-    // the "gap" near the top ran into the tiles); a sample uses these near references and the
-    // frame-wide ones close to them (a pattern's tones, a noise's range), or all frame-wide
-    // ones when its line has no flat ring cell at either end.
+    // tile's border (pastel: a bottom ring row can match the tiles' border and 3-D edge, so
+    // that the "gap" near the top runs into the tiles); a sample uses these near references
+    // and the frame-wide ones close to them (a pattern's tones, a noise's range), or all
+    // frame-wide ones when its line has no flat ring cell at either end.
     let (ox, oy, pw, ph) = (g.origin.0, g.origin.1, g.pitch.0, g.pitch.1);
     let (rows, cols) = (g.rows as i32, g.cols as i32);
     // Per flat ring cell, once: which frame-wide references lie near its colour.
@@ -1013,10 +1013,10 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
             // A tile's 3-D side is drawn on its bottom/right, so it lies at the run's start
             // (before the line). On noise, pattern and gradient grounds its colour can pass
             // the background test (dark: side 41-54 against a pattern's tones up to 46),
-            // and it put the lines 1-2 px up-left. It still differs from the run's own
-            // median (the gap), so leading pixels farther than `GAP_TRIM` from that median
-            // are dropped. The far end meets the next tile's outline and is left alone:
-            // trimming it too lost two pastel boards.
+            // and, taken into the run, it puts the lines 1-2 px up-left. It still differs
+            // from the run's own median (the gap), so leading pixels farther than `GAP_TRIM`
+            // from that median are dropped. The far end meets the next tile's outline and is
+            // left alone: trimming it too misreads two pastel boards of fixtures 0..200.
             if hi - lo >= 2 {
                 let col = |d: i64| along(d).unwrap_or([f32::MAX; 3]);
                 let mut med = [0.0f32; 3];
@@ -1077,15 +1077,16 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
     let dy = if ys.len() >= 6 { run_middle(&ys) } else { 0.0 };
     // Tiles that fill their cells leave no gap to centre on: a "background" run between two
     // of them lies inside a 3-D edge drawn in the ground's colour (pastel at 125-150 %: the
-    // run sat 3-4 px left of the boundary). Where a tile meets open ground (an empty cell or
+    // run sits 3-4 px left of the boundary). Where a tile meets open ground (an empty cell or
     // the ring) the ground runs up to the tile's outermost pixel, so the margins between the
     // lines and that footprint (median over such sides) tell whether tiles fill their cells
     // (margins summing to within 2.5 px: the blend of one scaled edge pixel on each side;
-    // boards whose tiles fill their cells measured -2.0 to 2.0, two classic JPEG boards
-    // -2.9 and -6.0, gapped boards from 2.0 up, pastel noise 8-10) and where the cell's middle is. It is used only
-    // then, and only when it moves the lines less than the gap run: with no gap the edge fit
-    // already sits on the boundary, and a ground-coloured 3-D edge makes the footprint
-    // short on that side (dark theme: margins of 6-13 px), as it widens the gap run.
+    // boards whose tiles fill their cells measure -2.0 to 2.0, two classic JPEG boards
+    // -2.9 and -6.0, gapped boards from 2.0 up, pastel noise 8-10) and where the cell's
+    // middle is. It is used only then, and only when it moves the lines less than the gap
+    // run: with no gap the edge fit already sits on the boundary, and a ground-coloured 3-D
+    // edge makes the footprint short on that side (dark theme: margins of 6-13 px), as it
+    // widens the gap run.
     let open = |row: i32, col: i32| {
         !(0..rows).contains(&row)
             || !(0..cols).contains(&col)
@@ -1148,13 +1149,13 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
                 }
             }
         }
-        // A median over the few walks that found an edge, when most did not, measures what
-        // stopped those few: on a dark noise ground with the lattice 3.5 px off
-        // the tile's far edge lay beyond the walks' reach and 13 of 75 stopped on noise
-        // specks in the open cell (after-margin -1.5 px, inside the bound below). Over the
-        // fixtures and real files the walks found an edge on 59-100 % of a side elsewhere,
-        // except on five fixtures (18-40 %): four whose readings this leaves as they were and
-        // one moved from 2.5 to 2.0 px off the truth (20 %).
+        // A median over the few walks that find an edge, when most do not, measures what
+        // stops those few: on a dark noise ground with the lattice 3.5 px off, the tile's
+        // far edge lies beyond the walks' reach and 13 of 75 walks stop on noise specks in
+        // the open cell (after-margin -1.5 px, inside the bound below). Over the rendered
+        // fixtures and real files the walks find an edge on 59-100 % of a side elsewhere,
+        // except on five fixtures (18-40 %): this bound leaves four of their readings alone
+        // and moves one from 2.5 to 2.0 px off the truth (20 %).
         if before.len() < 6
             || after.len() < 6
             || before.len() * 2 < tries_b
@@ -1195,10 +1196,10 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
     // A gap run whose middle lies inside the tiles' footprint is not the gap but part of a
     // tile drawn in a ground colour: pastel's 3-D edge at the bottom/right, 3-4 px of pink
     // that matches noise, pattern and gradient tones and is wider than a 2-3 px gap at
-    // 125-150 % (measured: the run under the edge, 4 px, beat the 3-px gap beside it,
-    // -2.5 px where the gap lies +3). Then the footprint is taken when its gap shows ground
-    // between the tiles too, and otherwise the line stays when it already lies between the
-    // footprints (tiles that touch: no ground between them to confirm).
+    // 125-150 % (on a pastel board: the run under the edge, 4 px, beats the 3-px gap beside
+    // it, -2.5 px where the gap lies +3). Then the footprint is taken when its gap shows
+    // ground between the tiles too, and otherwise the line stays when it already lies between
+    // the footprints (tiles that touch: no ground between them to confirm).
     let smaller = |gap_run: f32, horizontal: bool| {
         if gap_run == 0.0 {
             return gap_run;
@@ -1217,10 +1218,10 @@ fn refine_origin(frame: &RgbaImage, r: &Reading) -> Grid {
             // The whole footprint lies past the line (the tile begins after it and ends
             // past the next one), and the run lies inside it: the lattice trails the tiles
             // by about `f`. Pastel at 100-150 % with 1-2 px gaps that blend into the 3-D
-            // edge: on all 17 such sides of fixtures 0..800 the footprint's centre lay
+            // edge: on all 17 such sides of fixtures 0..800 the footprint's centre lies
             // nearer the truth (within 1.0 px) than the run (1.0-5.3 px off the other way).
             // Where the footprint ends before the line instead (classic, mahjong: mb < 0,
-            // ma > 0) the run stays: it was the nearer on 10 of 11.
+            // ma > 0) the run stays: it is the nearer on 10 of those 11 sides.
             f
         } else {
             gap_run
@@ -1396,10 +1397,10 @@ fn drop_emptied_edges(
 /// Up to 48 tiles of `board`: enough for a stable [`twin_distance`] at a fraction of the
 /// cost of every tile. On a bigger board they are 24 tiles spread evenly in reading order,
 /// each with another tile of its type as read: the distance is to the nearest picture in
-/// the sample, and where every type comes twice (a full board) a spread sample held few
-/// twins, so even at the right phase the nearest picture was often another type
-/// (a board a quarter cell off: 2.9 there, 1.1 a third of a cell back, not clearly
-/// better; with the twins sampled 1.6 against 0.16).
+/// the sample, and where every type comes twice (a full board) a sample spread evenly alone
+/// holds few twins, so even at the right phase its nearest picture is often another type
+/// (measured on a full board a quarter cell off: 2.9 there against 1.1 a third of a cell
+/// back, not clearly better; with the twins sampled, 1.6 against 0.16).
 pub(crate) fn twin_sample(board: &Board) -> Vec<Pos> {
     let tiles: Vec<(Pos, u8)> = board.tiles().collect();
     if tiles.len() <= 48 {
@@ -1444,31 +1445,32 @@ const GROW_LINES: usize = 6;
 const FALLBACK_STEPS: usize = 3;
 
 /// The largest lattice the fallback growth reads, in cells: the largest board seen (QQ's
-/// and the fixtures' 11 × 19). Animation frames read on lattices of small cells
-/// (3 × 58, 6 × 30 in QQ cheat frames) had grown to 500 cells and more, each reading
-/// dearer by the square of its pictures: 0.6 s frames took 4 s.
+/// and the fixtures' 11 × 19). Animation frames read on lattices of small cells (QQ
+/// cheat-tool frames: 3 × 58, 6 × 30); without this bound the growth takes them to 500
+/// cells and more, each reading dearer by the square of its pictures (frames read in 0.6 s
+/// take 4 s).
 const MAX_FALLBACK_CELLS: usize = 209;
 
 /// A reading grown, side by side, over the tiles the busy area left out, when that closes
 /// every pair it left open.
 ///
 /// A sparse board falls apart into groups of busy blocks, and a group under a quarter of
-/// the largest is dropped with the chrome (five columns of tiles beyond two cleared ones:
-/// 76 blocks against 439), so the first reading is a part of the board with
-/// its tiles' partners outside (11 unsure cells). Each step takes the growth of one side by
-/// 1 to [`GROW_LINES`] lines (its outermost line holding a tile) that is the best by `by`,
-/// and better than before; the grown board is kept only when no unsure cell is
+/// the largest is dropped with the chrome (on a sparse rendered board, five columns of tiles
+/// beyond two cleared ones: 76 blocks against 439), so the first reading is a part of the
+/// board with its tiles' partners outside (there, 11 unsure cells). Each step takes the growth
+/// of one side by 1 to [`GROW_LINES`] lines (its outermost line holding a tile) that is the
+/// best by `by`, and better than before; the grown board is kept only when no unsure cell is
 /// left: every type of a game comes in pairs, while chrome closes an open pair only by
-/// chance (a HUD row under Brown Dust II's board closed one of two, see
+/// chance (a HUD row under a Brown Dust II board closes one of two, see
 /// [`extend_past_gaps`]).
 ///
 /// A step is the better by `by`: fewer unsure cells, or (after a change of pitch, when
 /// the missing part may lie on several sides) more tiles with a partner, then fewer unsure.
 /// Growing up by four rows can open one pair more than it closes, and only the columns
 /// beyond close them all (measured: 13 unsure, 14 with the rows, 0 with the columns).
-/// That search runs longer where the pairs never close: on the first reading of every
-/// frame it took the reading dump (8 400 readings) from 63 s to 116 s, for one fixture more
-/// in 1 000, so the first reading keeps to fewer unsure cells.
+/// That search runs longer where the pairs never close: run on the first reading of every
+/// frame, it takes the reading dump (8 400 readings) from 63 s to 116 s for one fixture more
+/// in 1 000 read exactly, so the first reading keeps to fewer unsure cells.
 fn grow_to_close_pairs(
     frame: &RgbaImage,
     integral: pixels::Integral,
@@ -1533,10 +1535,10 @@ fn grown(g: &Grid, side: usize, k: usize) -> Grid {
 /// those tiles' partners are then left with an odd count inside the board. So a side grows
 /// by up to [`EXTEND_LINES`] lines, its outermost line holding a tile, when the cells read
 /// on the grown lattice have no unsure cell left: on a game's board every type comes in
-/// pairs, so the board's missing part closes every pair it left open. A row of HUD icons
-/// under Brown Dust II's board closed one of its two open pairs by chance (an earlier
-/// version took any growth with fewer unsure cells and added that row); the fixtures'
-/// missing columns closed all of theirs (4 and 5 open cells).
+/// pairs, so the board's missing part closes every pair it left open. Fewer unsure cells is
+/// not enough: a row of HUD icons under a Brown Dust II board closes one of its two open
+/// pairs by chance, while the rendered boards' missing columns close all of theirs (4 and 5
+/// open cells).
 fn extend_past_gaps(frame: &RgbaImage, r: Reading) -> Reading {
     if r.unsure.is_empty() {
         return r;
@@ -1765,8 +1767,8 @@ fn merge_halves(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -> R
         }
     }
     // Halves merged along one axis only leave cells twice as long as wide when the other
-    // axis was right: a real board's lines read as pairs (an animation frame's link lines,
-    // `TencentLinkupPlugin-Brief-Introduction-6`: 19 x 42 px cells), not tiles cut in two.
+    // axis is right: a real board's lines read as pairs (the link lines of a QQ animation
+    // frame read as 19 x 42 px cells), not tiles cut in two.
     if g.pitch == r.grid.pitch || !grid::tile_shaped(g.pitch.0, g.pitch.1) {
         return r;
     }
@@ -1795,11 +1797,12 @@ const REF_MERGE: f32 = 1.0;
 
 /// How far (mean absolute difference) a gap run's leading pixel may be from the run's median
 /// colour before it is taken for a tile's 3-D side rather than the gap (see
-/// `refine_origin`). Over fixtures 0..1400 it moved 238 origins: 167 nearer the truth and 18
-/// farther, readings over 2 px off 150 -> 99 (mahjong 25 -> 5, dark 72 -> 46); no real
-/// file's reading changed. On fixtures 0..200 a margin of 6 lost a pastel pattern's gap
-/// (its tones differ that much within a gap), 14 no longer trimmed a dark side, 8 and 10
-/// read alike.
+/// `refine_origin`). Over fixtures 0..1400 the trim moves 238 origins: 167 nearer the truth
+/// and 18 farther, readings over 2 px off 150 -> 99 (mahjong 25 -> 5, dark 72 -> 46); no
+/// real file's reading changes. A pastel pattern's tones lie over 6 from a gap's median in
+/// places (a margin of 6 trims into the gap), and the dark theme's 3-D side lies under 14
+/// from it on some sides (a margin of 14 leaves it): over fixtures 0..200, 8 and 10 read
+/// alike.
 const GAP_TRIM: f32 = 10.0;
 
 /// Background reference colours shared by the samples near the same ring cells.
@@ -2316,11 +2319,10 @@ fn wall_off_crowded(mut r: Reading, odd_too: bool) -> Reading {
 /// and still count as showing it, roughly and cleanly. A tile shows its face roughly in two
 /// corners (a symbol reaches two at most; a lattice a pixel or two off moves a corner patch
 /// onto the rounded edge) and cleanly in at least one: on the 16 fixtures measured (all four
-/// themes and backgrounds, JPEG and PNG) two corners of every tile came within 9 of the face
-/// mode. The dark
-/// theme's grey stones come within 24–30 of its grey-blue face in two corners (their light
-/// falls off across the stone) but nowhere within 16, so the rough test alone took them for
-/// tiles; crates are 100 and more off everywhere.
+/// themes and backgrounds, JPEG and PNG) two corners of every tile come within 9 of the face
+/// mode. The dark theme's grey stones come within 24–30 of its grey-blue face in two corners
+/// (their light falls off across the stone) but nowhere within 16, so the rough test alone
+/// takes them for tiles; crates are 100 and more off everywhere.
 const FACE_ROUGH: f32 = 30.0;
 const FACE_CLEAN: f32 = 16.0;
 
@@ -2530,17 +2532,17 @@ mod tests {
         assert!(off <= px, "case{n}: {:?} against {:?}", r.grid, truth);
     }
 
-    /// Mahjong 9×19 at 150 %: three columns of tiles the busy area left out (read 9×16 with
-    /// 4 unsure cells, their partners). The tiles beyond close those pairs, so the board
-    /// grows over them.
+    /// Mahjong 9×19 at 150 %: the busy area leaves out three columns of tiles (its lattice
+    /// reads 9×16 with 4 unsure cells, their partners). The tiles beyond close those pairs, so
+    /// the board grows over them.
     #[test]
     fn tiles_beyond_the_busy_area_join_the_board() {
         let (r, _) = assert_case_sized(83);
         assert!(r.unsure.is_empty(), "{:?}", r.unsure);
     }
 
-    /// Pastel 9×14 at 125 %, found a quarter cell low: every cell held the same plain part of
-    /// a tile and all but two were walled off as one crowded type. Shifted, they pair.
+    /// Pastel 9×14 at 125 %, found a quarter cell low: every cell holds the same plain part of
+    /// a tile, and all but two are walled off as one crowded type. Shifted, they pair.
     #[test]
     fn one_picture_everywhere_is_rephased() {
         let (r, truth, board) = read_case(38);
@@ -2552,9 +2554,9 @@ mod tests {
         );
     }
 
-    /// Classic 6×17 at 150 % on a window-high gradient: the ring matched only the gradient's
-    /// dark end, and two rows and a column each side of the light end were read as flat
-    /// obstacles (8×19). Ground drifts from cell to cell; obstacles stand out of it.
+    /// Classic 6×17 at 150 % on a window-high gradient: the ring matches only the gradient's
+    /// dark end, so by the ring alone two rows and a column each side of the light end read as
+    /// flat obstacles (8×19). Ground drifts from cell to cell; obstacles stand out of it.
     #[test]
     fn drifting_ground_is_not_board() {
         assert_case_sized(132);
@@ -2581,8 +2583,8 @@ mod tests {
     }
 
     /// Dark 8×19 at 28×32 px: the pink triangles' base covers both bottom face corners and
-    /// their slope reaches a top one, so the twelve of them read as faceless obstacles. They
-    /// show the frame every tile shares.
+    /// their slope reaches a top one, so by their face corners the twelve of them are
+    /// faceless obstacles. They show the frame every tile shares, and read as tiles.
     #[test]
     fn tiles_with_the_frame_are_not_obstacles() {
         let (r, _, board) = read_case(765);
@@ -2610,8 +2612,8 @@ mod tests {
         assert_case_sized(262);
     }
 
-    /// Sparse boards whose busy area left out tiles past two sides: dark 6×12 read 5×6 with
-    /// 5 unsure, pastel 8×10 read 7×6 with 3 unsure. Growing side by side to fewer unsure
+    /// Sparse boards whose busy area leaves out tiles past two sides: dark 6×12 first reads
+    /// 5×6 with 5 unsure, pastel 8×10 7×6 with 3 unsure. Growing side by side to fewer unsure
     /// cells stalls; the fallback to the most paired tiles reaches the whole board.
     #[test]
     fn far_tiles_past_two_sides_join_the_board() {
@@ -2624,7 +2626,8 @@ mod tests {
 
     /// Pastel 9×10 on a checked pattern under JPEG, a full board read a third of a cell
     /// down from the tiles (15 px): the pattern's edges between the tiles fill the strip
-    /// near the lines (0.73), so the outline's lead (0.93) was 0.20, at the old margin.
+    /// near the lines (0.73 against 0.93 at the outline), so the outline leads by only 0.20,
+    /// among the least of the misplaced lattices measured (0.19 and up; the margin is 0.12).
     #[test]
     fn a_third_off_on_a_checked_ground_goes_back_to_the_outline() {
         let (r, truth) = assert_case_sized(574);
@@ -2647,31 +2650,32 @@ mod tests {
     }
 
     /// Pastel 6×19 on a gradient under JPEG, found a third of a cell high: moved down onto
-    /// the tiles' outline, its seventh row lay on the ground under the board.
+    /// the tiles' outline, its seventh row lies on the ground under the board and goes.
     #[test]
     fn a_row_the_outline_shift_empties_is_dropped() {
         assert_case_sized(1414);
     }
 
-    /// Mahjong on a pattern under JPEG: the tiles' green 3-D side passed for the pattern's
-    /// tones, and the gap run that took it in put the lines 2 px up-left.
+    /// Mahjong on a pattern under JPEG: the tiles' green 3-D side passes for the pattern's
+    /// tones, and a gap run that takes it in puts the lines 2 px up-left.
     #[test]
     fn a_tiles_side_at_the_start_of_a_gap_run_is_not_gap() {
         assert_origin_within(1263, 1.0);
     }
 
     /// Pastel 10×14 at 150 % with 1.5 px gaps that blend into the tiles' pink 3-D edge: the
-    /// widest ground run between tiles lay inside the tiles (the edge), 2.5 px before the
-    /// line, while every tile began 3.3 px after it. The footprint's centre is the boundary
-    /// (was 5.5 px off the truth).
+    /// widest ground run between tiles lies inside the tiles (the edge), 2.5 px before the
+    /// line, while every tile begins 3.3 px after it. The footprint's centre is the boundary
+    /// (the run alone leaves the lattice 5.5 px off the truth).
     #[test]
     fn a_footprint_wholly_past_the_line_moves_it() {
         assert_origin_within(718, 1.0);
     }
 
     /// Dark theme at pitch 32: the face-corner patches straddle the tiles' 2-px bevel
-    /// highlight, the stones' grey lies near the face colour so found, and the two stones
-    /// read as a tile pair. They lack the frame (border, highlight, 3-D side) every tile shows.
+    /// highlight, the stones' grey lies near the face colour so found, and by their face
+    /// corners the two stones are a tile pair. They lack the frame (border, highlight, 3-D
+    /// side) every tile shows, and read as obstacles.
     #[test]
     fn stones_without_the_tiles_frame_are_obstacles() {
         let (frame, truth, board) = crate::render::fixtures::fixture_case(153);
@@ -2809,8 +2813,9 @@ mod tests {
         assert_eq!(live.unsure, vec![Pos::new(1, 2)]);
     }
 
-    /// Pastel crates scattered over a full board, on the true grid: they read as empty while
-    /// the flattest cells were taken for the board's own ground.
+    /// Pastel crates scattered over a full board, on the true grid: they are its flattest
+    /// cells, and taken for the board's own ground they would read as empty. Scattered as
+    /// singles, they read as obstacles.
     #[test]
     fn scattered_crates_read_as_obstacles() {
         let (frame, grid, truth) = crate::render::fixtures::fixture_case(178);

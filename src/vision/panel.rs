@@ -2,8 +2,8 @@
 //! visible edge, the panel bounds the board even where its edge rows or columns are cleared.
 //!
 //! A cleared edge column shows the board's background, the same colour as the ring around
-//! the board, so the tiles alone cannot tell the board's extent (QQ Tencent-5: both edge
-//! columns are empty, and the opponents' panels above pair with themselves). The panel can:
+//! the board, so the tiles alone cannot tell the board's extent (on a QQ board with both
+//! edge columns empty, the opponents' panels above pair with themselves). The panel can:
 //! its background, grown from the board's own empty cells, stops at the panel's edge, and
 //! the board is the whole cells of the tiles' lattice inside it. Only a panel closed on all
 //! four sides counts: our renderer's window has a ground closed by its title and status bars

@@ -963,7 +963,7 @@ fn calibrated(frame: &RgbaImage, reading: Reading, cfg: &ReaderConfig) -> Readin
 /// the ground learnt from the ring of cells around it. No link-line check here: on a
 /// locked grid whose top rows a game has emptied, the empty row's centre line runs thin and
 /// even between the tiles below and the window's chrome above, which the check takes for a
-/// link line (it refused 60 frames of a recorded KShisen game that way).
+/// link line (on a recorded KShisen game it refuses 60 frames that way).
 pub fn read_grid(frame: &RgbaImage, grid: &Grid, cfg: &ReaderConfig) -> Result<Reading, ReadError> {
     // A locked grid needs no tiles to be believed: the last pair, or a cleared board.
     read_known(frame, grid, cfg, 0)

@@ -121,10 +121,10 @@ fn repair_parity(
     // A move takes a cell from one odd group into another, and leaves both even; an even
     // group is never odd again. So the candidate moves of every later step are the first
     // step's, less those touching a group made even, and a cell's distance to a leader
-    // does not change: the moves are measured once and taken cheapest first. (Measured
-    // again on every move, junk lattices of hundreds of odd groups, mid-animation frames,
-    // spent seconds here.) The stable sort keeps the scan order (group, cell, target) among
-    // equal distances, as the step-by-step search chose.
+    // does not change: the moves are measured once and taken cheapest first. (Measuring
+    // them again on every move costs seconds on junk lattices of hundreds of odd groups,
+    // mid-animation frames.) The stable sort keeps the scan order (group, cell, target) among
+    // equal distances, so the moves are those a step-by-step search makes.
     let mut odd: Vec<bool> = counts(group, n).iter().map(|k| k % 2 == 1).collect();
     let odd_groups: Vec<usize> = (0..n).filter(|&g| odd[g]).collect();
     let mut moves: Vec<(f32, usize, usize)> = Vec::new();
@@ -379,7 +379,7 @@ mod tests {
     }
 
     /// The marked pair (a white disc over the symbol's corner and the tile's rim) reads as
-    /// its type, reported unsure; without the rule it was a type of its own.
+    /// its type, reported unsure, not as a type of its own.
     #[test]
     fn a_marked_pair_joins_its_type() {
         let plain = picture(spade, INK);
