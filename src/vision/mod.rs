@@ -2098,8 +2098,8 @@ fn classify_empty_detail(
         let flat: Vec<&CellFeatures> = feats.iter().filter(|f| f.spread <= cut).collect();
         // On a late board most cells are cleared and the median cell is itself flat: the
         // typical tile is then the median of the others. Only then: on a fuller board a run
-        // of flat obstacles (Brown Dust II's stone walls, 18 of 112 cells) must not pass the
-        // test by leaving the median to the busier tiles.
+        // of flat obstacles (Brown Dust II's stone walls: 18 of 112 cells on a board) must not
+        // pass the test by leaving the median to the busier tiles.
         let mid = if mid <= cut {
             let rest: Vec<f32> = spreads.iter().copied().filter(|&s| s > cut).collect();
             rest.get(rest.len() / 2).copied().unwrap_or(0.0)
@@ -2246,10 +2246,10 @@ const GROUND_STEP: f32 = 13.0;
 
 /// Whether the cells no flatter than `cut` lie mostly (over half of them) beside another such
 /// cell: then they are a board's own ground, cleared areas that run along rows and columns
-/// (QQ's 93 empties all have an empty neighbour, Brown Dust II's 5 of 7 to 30 of 30). The
-/// flattest cells of a nearly full board are its obstacles (crates, stones), which a game
-/// scatters as singles: taken for ground they read as empty (rendered boards: 0 to 3 of 2 to
-/// 6 beside another).
+/// (on the real boards measured: QQ's 93 empties all have an empty neighbour, Brown Dust
+/// II's 5 of 7 to 30 of 30). The flattest cells of a nearly full board are its obstacles
+/// (crates, stones), which a game scatters as singles: taken for ground they read as empty
+/// (rendered boards: 0 to 3 of 2 to 6 beside another).
 fn flat_cells_adjoin(feats: &[CellFeatures], cut: f32, cols: usize) -> bool {
     if cols == 0 {
         return false;
