@@ -23,7 +23,7 @@ use crate::error::Chain;
 use crate::geometry::{Grid, Side};
 use crate::input::{ClickError, Clicker, Pace};
 use crate::plan::Outcome;
-use crate::vision::{ReadError, Reading};
+use crate::vision::{is_sure, ReadError, Reading};
 use image::RgbaImage;
 use indicatif::ProgressBar;
 use std::fmt;
@@ -509,21 +509,18 @@ impl Run<'_, '_> {
         while t0.elapsed() < patience && !self.over_time() {
             let (frame, index) = self.capture()?;
             let pause = self.p.options.poll.max(Duration::from_millis(20));
-            if self.grid.is_some() && self.lock_size != Some(frame.image.dimensions()) {
-                if let Some(shot) = self.relock(frame.clone(), index, true)? {
+            let (w, h) = frame.image.dimensions();
+            if self.grid.is_some() && self.lock_size != Some((w, h)) {
+                if let Some(shot) = self.relock(frame, index, true)? {
                     return Ok(Ok(shot));
                 }
-                why = format!(
-                    "the window is {}x{} now, and the board is not found on it",
-                    frame.image.width(),
-                    frame.image.height()
-                );
+                why = format!("the window is {w}x{h} now, and the board is not found on it");
                 sleep(pause);
                 continue;
             }
             match self.read(&frame, index)? {
                 Ok(seen) => match seen.board.check_even() {
-                    Ok(()) if confident(&seen) => {
+                    Ok(()) if is_sure(&seen) => {
                         return Ok(Ok(Shot { frame, index, seen }));
                     }
                     Ok(()) => {
@@ -558,7 +555,7 @@ impl Run<'_, '_> {
             return Ok(None);
         };
         let seen = match self.read_on(&frame, index, None)? {
-            Ok(seen) if confident(&seen) => seen,
+            Ok(seen) if is_sure(&seen) => seen,
             _ => return Ok(None),
         };
         if !resized && same_lattice(&old, &seen.grid) {
@@ -636,7 +633,7 @@ impl Run<'_, '_> {
                     let line = grid.new_line(side);
                     let on_grid = seen.board.rows() == g.rows && seen.board.cols() == g.cols;
                     if on_grid
-                        && confident(&seen)
+                        && is_sure(&seen)
                         && line.iter().any(|&p| seen.board.get(p).is_tile())
                     {
                         grid = g;
@@ -763,7 +760,7 @@ impl Run<'_, '_> {
             )
         } else {
             match self.read_on(&frame, index, Some(grid))? {
-                Ok(seen) if confident(&seen) && edges_hold_tiles(&seen.board) => {
+                Ok(seen) if is_sure(&seen) && edges_hold_tiles(&seen.board) => {
                     self.grid = Some(grid);
                     self.lock_size = Some(frame.image.dimensions());
                     let text =
@@ -1168,11 +1165,6 @@ fn edges_hold_tiles(b: &Board) -> bool {
         && any(&|p| p.row + 1 == b.rows())
         && any(&|p| p.col == 0)
         && any(&|p| p.col + 1 == b.cols())
-}
-
-/// A reading the loop may act on: nothing unsure and every type even.
-fn confident(seen: &Reading) -> bool {
-    seen.unsure.is_empty() && seen.board.check_even().is_ok()
 }
 
 /// Whether grid `b`'s cells lie on grid `a`'s lattice: the same pitch (within 2 %) and

@@ -440,8 +440,9 @@ fn follows_a_moving_window() {
 }
 
 /// A game whose board is laid out anew after two removals, by `spec` given the first
-/// layout's grid and window size.
-fn play_relaid(spec: impl FnOnce(Grid, (u32, u32)) -> RenderSpec) -> Played {
+/// layout's grid and window size: the bot clears it without a click off a tile, and says
+/// `note` of the new layout.
+fn clears_relaid(spec: impl FnOnce(Grid, (u32, u32)) -> RenderSpec, note: &str) {
     let config = config(Gravity::Down, 20, None);
     let mut first = Renderer::new(&RenderSpec::default(), config.rows, config.cols);
     let size = first
@@ -450,15 +451,7 @@ fn play_relaid(spec: impl FnOnce(Grid, (u32, u32)) -> RenderSpec) -> Played {
         .dimensions();
     let mut setup = Setup::new(&config);
     setup.relayout = Some((2, spec(first.grid(), size)));
-    play(setup)
-}
-
-#[test]
-fn a_window_resized_mid_game_is_read_anew_before_any_click() {
-    let p = play_relaid(|_, _| RenderSpec {
-        cell: (40, 46),
-        ..RenderSpec::default()
-    });
+    let p = play(setup);
     assert_eq!(p.summary().stop, Stop::Cleared);
     let s = p.stats;
     assert_eq!(
@@ -466,34 +459,32 @@ fn a_window_resized_mid_game_is_read_anew_before_any_click() {
         (12, 0, 0, 0),
         "{s:?}"
     );
-    assert!(
-        p.notes.iter().any(|n| n.contains("changed size")),
-        "{:?}",
-        p.notes
+    assert!(p.notes.iter().any(|n| n.contains(note)), "{:?}", p.notes);
+}
+
+#[test]
+fn a_window_resized_mid_game_is_read_anew_before_any_click() {
+    clears_relaid(
+        |_, _| RenderSpec {
+            cell: (40, 46),
+            ..RenderSpec::default()
+        },
+        "changed size",
     );
 }
 
 #[test]
 fn a_board_moved_inside_its_window_is_found_again() {
-    let p = play_relaid(|g, size| RenderSpec {
-        origin: Some((
-            (g.origin.0 - g.pitch.0 / 2.0) as u32,
-            (g.origin.1 - g.pitch.1 / 2.0) as u32,
-        )),
-        canvas: Some(size),
-        ..RenderSpec::default()
-    });
-    assert_eq!(p.summary().stop, Stop::Cleared);
-    let s = p.stats;
-    assert_eq!(
-        (s.removed, s.illegal, s.outside, s.empty),
-        (12, 0, 0, 0),
-        "{s:?}"
-    );
-    assert!(
-        p.notes.iter().any(|n| n.contains("moved in the window")),
-        "{:?}",
-        p.notes
+    clears_relaid(
+        |g, size| RenderSpec {
+            origin: Some((
+                (g.origin.0 - g.pitch.0 / 2.0) as u32,
+                (g.origin.1 - g.pitch.1 / 2.0) as u32,
+            )),
+            canvas: Some(size),
+            ..RenderSpec::default()
+        },
+        "moved in the window",
     );
 }
 

@@ -40,17 +40,11 @@ pub fn bound_parity(board: &Board, axis: usize, cfg: &ReaderConfig) -> Option<us
                 }
             }
         }
-        let (mut kept, mut tested, mut types) = (0usize, 0usize, 0usize);
-        for seen in partners.values().filter(|s| s.len() >= 2) {
-            let usual = seen
-                .iter()
-                .map(|c| seen.iter().filter(|d| *d == c).count())
-                .max()
-                .unwrap_or(0);
-            types += 1;
-            tested += seen.len();
-            kept += usual;
-        }
+        let Usual {
+            types,
+            tested,
+            kept,
+        } = usual(partners.values());
         types >= cfg.halves_min_types && kept as f32 >= cfg.halves_kept * tested as f32
     };
     match (keeps(0), keeps(1)) {
@@ -84,6 +78,34 @@ pub fn merged(grid: &Grid, board: &Board, cfg: &ReaderConfig) -> Option<Grid> {
         }
     }
     (g != *grid).then_some(g)
+}
+
+/// What the groups of [`usual`] show: how many groups repeat, the items in them, and how
+/// many of those are their group's commonest item.
+struct Usual {
+    types: usize,
+    tested: usize,
+    kept: usize,
+}
+
+/// Over the groups of two items or more (what follows each copy of one type: its partner
+/// cell, or the block of cells it starts), how often the group's commonest item comes.
+fn usual<'a, T: PartialEq + 'a>(groups: impl Iterator<Item = &'a Vec<T>>) -> Usual {
+    let mut u = Usual {
+        types: 0,
+        tested: 0,
+        kept: 0,
+    };
+    for seen in groups.filter(|s| s.len() >= 2) {
+        u.types += 1;
+        u.tested += seen.len();
+        u.kept += seen
+            .iter()
+            .map(|c| seen.iter().filter(|d| *d == c).count())
+            .max()
+            .unwrap_or(0);
+    }
+    u
 }
 
 /// How many of `fine`'s cells one cell of `coarse` spans along each axis, when `coarse`'s
@@ -129,16 +151,7 @@ pub fn lumps(coarse: &Reading, fine: &Reading, cfg: &ReaderConfig) -> Option<boo
             blocks.entry(t).or_default().push(block);
         }
     }
-    let (mut kept, mut tested) = (0usize, 0usize);
-    for seen in blocks.values().filter(|s| s.len() >= 2) {
-        let usual = seen
-            .iter()
-            .map(|b| seen.iter().filter(|d| *d == b).count())
-            .max()
-            .unwrap_or(0);
-        tested += seen.len();
-        kept += usual;
-    }
+    let Usual { tested, kept, .. } = usual(blocks.values());
     (tested >= 4).then_some((kept as f32) < cfg.halves_kept * tested as f32)
 }
 
