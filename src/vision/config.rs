@@ -191,6 +191,25 @@ pub struct ReaderConfig {
     /// Repeated types (two or more pair starts) a parity must show before
     /// [`ReaderConfig::halves_kept`] is judged: with fewer, chance keeps partners.
     pub halves_min_types: usize,
+    /// How far (mean absolute difference per channel) a face corner may be from the face colour
+    /// and still count as showing it, roughly and cleanly. A tile shows its face roughly in two
+    /// corners (a symbol reaches two at most; a lattice a pixel or two off moves a corner patch
+    /// onto the rounded edge) and cleanly in at least one: on the 16 fixtures measured (all four
+    /// themes and backgrounds, JPEG and PNG) two corners of every tile come within 9 of the face
+    /// mode. The dark theme's grey stones come within 24–30 of its grey-blue face in two corners
+    /// (their light falls off across the stone) but nowhere within 16, so the rough test alone
+    /// takes them for tiles; crates are 100 and more off everywhere.
+    pub face_rough: f32,
+    /// See [`ReaderConfig::face_rough`].
+    pub face_clean: f32,
+    /// A group the face-corner and frame tests call obstacles is one only when, in the
+    /// median of its cells, at most this share of the inner blocks shows the face (the
+    /// commonest block colour, within [`ReaderConfig::face_clean`]). Measured on the stage
+    /// reader's readings (every trial lattice): the rendered fixtures' obstacles those tests
+    /// find 0–0.16 (56 of 64 groups, rendered 0..200), 0.25–0.71 the other 8; KShisen tile
+    /// types whose symbol runs to the edges (a large circle, a bamboo eight), which those
+    /// tests take for obstacles, 0.24–0.31 (19 of 331 corpus frames).
+    pub obstacle_face_share: f32,
 }
 
 impl Default for ReaderConfig {
@@ -233,6 +252,9 @@ impl Default for ReaderConfig {
             type_split_min_part: 4,
             halves_kept: 0.85,
             halves_min_types: 4,
+            face_rough: 30.0,
+            face_clean: 16.0,
+            obstacle_face_share: 0.2,
         }
     }
 }

@@ -1,0 +1,249 @@
+//! Obstacles: which groups of alike pictures are not tiles. Every tile of a game is drawn on
+//! one body (the face around the symbol, the frame of border, bevel and 3-D side); stones,
+//! crates and locks are drawn without it. Both readers ask this stage about the groups they
+//! found.
+
+use super::cells::{self, CellFeatures};
+use super::config::ReaderConfig;
+use super::pictures::Picture;
+use super::pixels::{self, colour_dist};
+
+/// Cells whose frames give the common profile: its per-strip median is stable with this many.
+const FRAME_SAMPLE: usize = 32;
+
+/// A cell's frame profile ([`cells::frame_profile`]).
+pub(crate) type Frame = [[f32; 3]; 4 * cells::FRAME_STRIPS];
+
+/// Which groups show the frame the board's cells share, when they share one (three in four
+/// cells show the common profile, the per-strip median of a sample, within [`ReaderConfig::face_clean`]
+/// on average; `None` when they do not), and the one group whose cells lack it when at
+/// least two groups mostly show it and exactly one group's cells mostly do not.
+///
+/// The face-corner patches miss the dark theme's stones when the lattice sits a pixel or
+/// two off the tiles (the patches land on the bevel highlight, the "face" mode becomes
+/// the highlight, the stones' grey lies near it) or when the pitch is small (32 px: the 13 %
+/// patches straddle the 2-px highlight). The frame is the whole band along each side, so
+/// an offset the lattice has moves every tile's profile alike. Measured (mean distance to
+/// the common profile) on the 200 rendered fixtures, true and found lattices: tiles 0–13.4
+/// (13.4 only on a found lattice 3.5 px off), stones and crates 17.2–130 (25.3
+/// and more on lattices within 3 px). Real boards whose pictures run to their tiles' edges
+/// (QQ full boards, Brown Dust II, Ele.me) share no frame by this measure: 0–44 % of their
+/// cells within 16 (Brown Dust II up to 51 %, with 42 stone rabbits alike), so the rule
+/// stays out of them; only small late boards come to 61–78 % (QQ's last 14–22 tiles, a
+/// board of 8 cells), where their obstacles already read as such, 50 and more off.
+fn frameless_group(
+    group: &[usize],
+    frame_of: &dyn Fn(usize) -> Option<Frame>,
+    cfg: &ReaderConfig,
+) -> Option<FrameVerdict> {
+    let n = group.len();
+    if n < 8 {
+        return None;
+    }
+    // The common profile from a sample spread over the board.
+    let step = n.div_ceil(FRAME_SAMPLE);
+    let sample: Vec<Frame> = (0..n).step_by(step).map(frame_of).collect::<Option<_>>()?;
+    let mut common = [[0f32; 3]; 4 * cells::FRAME_STRIPS];
+    let mut column = vec![0f32; sample.len()];
+    for (k, c) in common.iter_mut().enumerate() {
+        for ch in 0..3 {
+            for (v, f) in column.iter_mut().zip(&sample) {
+                *v = f[k][ch];
+            }
+            let mid = column.len() / 2;
+            c[ch] = *column.select_nth_unstable_by(mid, |a, b| a.total_cmp(b)).1;
+        }
+    }
+    let off = |f: &Frame| {
+        f.iter()
+            .zip(&common)
+            .map(|(a, b)| colour_dist(*a, *b))
+            .sum::<f32>()
+            / common.len() as f32
+            > cfg.face_clean
+    };
+    if sample.iter().filter(|f| off(f)).count() * 4 > sample.len() {
+        return None;
+    }
+    // Each group by its first cell, and by all of them when that one lacks the frame.
+    let ng = group.iter().max().map_or(0, |m| m + 1);
+    let mut first = vec![usize::MAX; ng];
+    for (k, &g) in group.iter().enumerate().rev() {
+        first[g] = k;
+    }
+    let mut bare = Vec::new();
+    let mut framed_types = 0;
+    for (g, &k0) in first.iter().enumerate() {
+        if k0 == usize::MAX {
+            continue;
+        }
+        if !off(&frame_of(k0)?) {
+            framed_types += 1;
+            continue;
+        }
+        let (mut cells, mut lacking) = (0, 0);
+        for (k, _) in group.iter().enumerate().filter(|&(_, &h)| h == g) {
+            cells += 1;
+            lacking += (k == k0 || off(&frame_of(k)?)) as usize;
+        }
+        if lacking * 2 > cells {
+            bare.push(g);
+        }
+    }
+    // A frame is what different pictures share: cells of one picture share everything.
+    let frameless = (bare.len() == 1 && framed_types >= 2).then(|| bare[0]);
+    let framed = (0..ng)
+        .map(|g| first[g] != usize::MAX && !bare.contains(&g))
+        .collect();
+    Some(FrameVerdict { frameless, framed })
+}
+
+/// What the frame the board's cells share says of its groups ([`frameless_group`]).
+struct FrameVerdict {
+    /// The one group that lacks it: the obstacles.
+    frameless: Option<usize>,
+    /// Per group: whether its cells mostly show it.
+    framed: Vec<bool>,
+}
+
+/// Groups that are obstacles rather than tiles. Every tile of a game shares a body (the face
+/// around the symbol), seen in at least two face corners (a symbol reaches two at most) and
+/// cleanly in one (see [`ReaderConfig::face_clean`]); the body is
+/// the most common corner colour of all non-empty cells. A group whose cells show that body in
+/// fewer corners is not a tile; if exactly one such group exists it is the obstacles (every crate
+/// looks alike), while several such groups are tiles of a game with more than one face
+/// colour.
+pub(crate) fn obstacle_groups(
+    cells: &[&CellFeatures],
+    group: &[usize],
+    frame_of: &dyn Fn(usize) -> Option<Frame>,
+    cfg: &ReaderConfig,
+) -> (Vec<usize>, Vec<bool>) {
+    if cells.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let frame = frameless_group(group, frame_of, cfg);
+    // The face colour is the most common corner colour, within 20; at most 240 patches are
+    // compared.
+    let patches: Vec<[f32; 3]> = cells.iter().flat_map(|x| x.body.iter().copied()).collect();
+    let stride = patches.len().div_ceil(240).max(1);
+    let sample: Vec<[f32; 3]> = patches.iter().step_by(stride).copied().collect();
+    let face = pixels::mode_colour(&sample, 20.0);
+    let far = |x: &CellFeatures| {
+        let d = x.body.map(|b| colour_dist(b, face));
+        d.iter().filter(|&&d| d <= cfg.face_rough).count() < 2
+            || d.iter().all(|&d| d > cfg.face_clean)
+    };
+    let ng = group.iter().max().map_or(0, |m| m + 1);
+    let mut votes = vec![(0usize, 0usize); ng];
+    for (i, x) in cells.iter().enumerate() {
+        let v = &mut votes[group[i]];
+        v.0 += 1;
+        if far(x) {
+            v.1 += 1;
+        }
+    }
+    // A group that shows the frame the board's tiles share is tiles, though a symbol hides
+    // its face corners: small dark tiles (28 x 32 px) whose triangle's base
+    // covers both bottom corners and whose slope reaches a top one (30.4 off the face, the
+    // bound 30).
+    let framed = |g: usize| frame.as_ref().is_some_and(|f| f.framed[g]);
+    let odd_ones: Vec<usize> = (0..ng)
+        .filter(|&g| votes[g].1 * 2 > votes[g].0 && !framed(g))
+        .collect();
+    let far_cells = cells.iter().map(|x| far(x)).collect();
+    if let Some(g) = frame.as_ref().and_then(|f| f.frameless) {
+        return (vec![g], far_cells);
+    }
+    if odd_ones.len() == 1 {
+        return (odd_ones, far_cells);
+    }
+    // Several faceless groups: Ele.me's food fills its tiles to three corners (every tile
+    // within 6 of the face in one corner, no more), but no tile hides its face in
+    // all four, and its crates show it in none (60 and more off): a single group that shows
+    // it nowhere is the obstacles.
+    let mut bare = vec![(0usize, 0usize); ng];
+    for (i, x) in cells.iter().enumerate() {
+        let v = &mut bare[group[i]];
+        v.0 += 1;
+        if x.body
+            .iter()
+            .all(|&b| colour_dist(b, face) > cfg.face_rough)
+        {
+            v.1 += 1;
+        }
+    }
+    let bare_ones: Vec<usize> = (0..ng).filter(|&g| bare[g].1 * 2 > bare[g].0).collect();
+    if odd_ones.len() > 1 && bare_ones.len() == 1 {
+        (bare_ones, far_cells)
+    } else {
+        (Vec::new(), far_cells)
+    }
+}
+
+/// Face colours sampled to find the face every tile shows: its mode is stable with this many
+/// (and the mode costs the square of it).
+const FACE_SAMPLE: usize = 480;
+
+/// Per picture, the share of its inner blocks that show the face: the most common block
+/// colour over all `pics` (within [`ReaderConfig::face_clean`]). A tile shows its face
+/// between the strokes of its symbol; a stone or a crate is drawn without it.
+pub(crate) fn face_shares(pics: &[&Picture], cfg: &ReaderConfig) -> Vec<f32> {
+    let blocks = |p: &'_ Picture| {
+        p.blocks
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2]])
+            .collect::<Vec<[f32; 3]>>()
+    };
+    let all: Vec<[f32; 3]> = pics.iter().flat_map(|p| blocks(p)).collect();
+    let stride = all.len().div_ceil(FACE_SAMPLE).max(1);
+    let sample: Vec<[f32; 3]> = all.iter().step_by(stride).copied().collect();
+    let face = pixels::mode_colour(&sample, 20.0);
+    pics.iter()
+        .map(|p| {
+            let b = blocks(p);
+            let near = b
+                .iter()
+                .filter(|&&c| colour_dist(c, face) <= cfg.face_clean)
+                .count();
+            near as f32 / b.len().max(1) as f32
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(body: [[f32; 3]; 4]) -> CellFeatures {
+        CellFeatures {
+            descs: vec![[[0.0; 3]; cells::B * cells::B]],
+            mean: [0.0; 3],
+            spread: 0.0,
+            body,
+            rim: None,
+        }
+    }
+
+    /// The dark theme's case: grey stones come within 24–30 of the grey-blue face in two
+    /// corners (the rough test alone passes them as tiles) but nowhere within 16, while a
+    /// tile with its symbol in two corners and a third corner on its rounded edge still shows
+    /// the face cleanly in one.
+    #[test]
+    fn stones_near_the_face_colour_are_obstacles() {
+        let face = [76.0, 82.0, 95.0];
+        let off = |d: f32| [face[0] + d, face[1] + d, face[2] + d];
+        let tile = cell([face, off(4.0), off(120.0), off(-70.0)]);
+        let edge_tile = cell([off(60.0), off(3.0), off(-20.0), off(120.0)]);
+        let stone = cell([off(62.0), off(29.0), off(-23.5), off(95.0)]);
+        let cells = [&tile, &tile, &edge_tile, &edge_tile, &stone, &stone];
+        let (obstacles, far) = obstacle_groups(
+            &cells,
+            &[0, 0, 1, 1, 2, 2],
+            &|_| None,
+            &ReaderConfig::default(),
+        );
+        assert_eq!(far, vec![false, false, false, false, true, true]);
+        assert_eq!(obstacles, vec![2]);
+    }
+}
