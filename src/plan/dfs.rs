@@ -14,7 +14,7 @@ use std::time::Instant;
 
 /// When to stop looking: after `max_states` expanded nodes or at `deadline`.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct DfsBudget {
     /// Nodes expanded before giving up.
     pub max_states: u64,
     /// Wall-clock time at which to give up.
@@ -60,9 +60,9 @@ pub struct DfsResult<M> {
 /// Reach 13 from 1 with "+3" and "×2" without passing 20, preferring the larger result:
 ///
 /// ```
-/// use llk::plan::dfs::{informed_dfs, DfsOutcome, Limits};
+/// use llk::plan::dfs::{informed_dfs, DfsOutcome, DfsBudget};
 ///
-/// let limits = Limits { max_states: 1_000, deadline: None };
+/// let limits = DfsBudget { max_states: 1_000, deadline: None };
 /// let res = informed_dfs(
 ///     1u32,
 ///     |&n| [3u32, 2].into_iter().filter(move |&m| if m == 3 { n + 3 <= 20 } else { n * 2 <= 20 }),
@@ -83,7 +83,7 @@ pub fn informed_dfs<N, M, K, H, FS, IS, FA, FH, FK, FG>(
     heuristic: FH,
     key: FK,
     success: FG,
-    limits: &Limits,
+    limits: &DfsBudget,
 ) -> DfsResult<M>
 where
     M: Clone,
@@ -108,7 +108,7 @@ where
 /// can reuse it and skip everything already refuted, which makes restarts cheap.
 ///
 /// ```
-/// use llk::plan::dfs::{informed_dfs_with_table, DfsOutcome, Limits};
+/// use llk::plan::dfs::{informed_dfs_with_table, DfsOutcome, DfsBudget};
 /// use std::collections::HashSet;
 ///
 /// // Count down from 10 by 1 or 2 without ever landing on 5 or 4; the goal is 0.
@@ -122,7 +122,7 @@ where
 ///         |&n| n,
 ///         |&n| n == 0,
 ///         dead,
-///         &Limits { max_states, deadline: None },
+///         &DfsBudget { max_states, deadline: None },
 ///     )
 /// };
 /// assert_eq!(run(&mut dead, 2).outcome, DfsOutcome::GaveUp);
@@ -138,7 +138,7 @@ pub fn informed_dfs_with_table<N, M, K, H, FS, IS, FA, FH, FK, FG>(
     mut key: FK,
     mut success: FG,
     dead: &mut HashSet<K>,
-    limits: &Limits,
+    limits: &DfsBudget,
 ) -> DfsResult<M>
 where
     M: Clone,
@@ -252,8 +252,8 @@ where
 mod tests {
     use super::*;
 
-    fn limits(max_states: u64) -> Limits {
-        Limits {
+    fn limits(max_states: u64) -> DfsBudget {
+        DfsBudget {
             max_states,
             deadline: None,
         }

@@ -25,7 +25,7 @@ mod pairing;
 
 use crate::board::{check_link, Board, Gravity, IllegalLink, Link, Rules};
 use crate::error::UnknownName;
-use dfs::{informed_dfs_with_table, DfsOutcome, DfsResult, Limits};
+use dfs::{informed_dfs_with_table, DfsBudget, DfsOutcome, DfsResult};
 use padded::{Ctx, Idx, State};
 use std::collections::HashSet;
 use std::fmt;
@@ -183,7 +183,7 @@ pub fn plan(board: &Board, rules: &Rules, opts: &PlanOptions) -> Plan {
     }
     // A Board holds at most 94 distinct chars, below the padded grid's 254 ids.
     let (ctx, start) = Ctx::new(board, rules).expect("a Board has at most 94 tile types");
-    let limits = Limits {
+    let limits = DfsBudget {
         max_states: opts.max_states,
         deadline: opts.max_time.map(|d| t0 + d),
     };
@@ -223,7 +223,7 @@ pub fn plan(board: &Board, rules: &Rules, opts: &PlanOptions) -> Plan {
 fn one_pass(
     ctx: &Ctx,
     start: &State,
-    limits: &Limits,
+    limits: &DfsBudget,
     paths: bool,
     mut pick: impl FnMut(&Ctx, &State, &mut Vec<Vec<Idx>>, &mut Vec<(Idx, Idx)>) -> Option<(Idx, Idx)>,
 ) -> (Outcome, Vec<(Idx, Idx)>, Vec<Link>, u64) {
@@ -254,7 +254,7 @@ fn run_search(
     ctx: &Ctx,
     start: &State,
     opts: &PlanOptions,
-    limits: &Limits,
+    limits: &DfsBudget,
 ) -> (Outcome, Vec<(Idx, Idx)>, u64) {
     // A greedy pass first: it costs one dive (well under a millisecond at 11×19) and now
     // and then clears a board whose heuristic order leads the search into a subtree too
@@ -270,7 +270,7 @@ fn run_search(
         _ => {}
     }
     let limits = *limits;
-    let limits = Limits {
+    let limits = DfsBudget {
         max_states: limits.max_states.saturating_sub(greedy_states),
         ..limits
     };
@@ -337,7 +337,7 @@ fn run_search(
 fn restarted<M>(
     max_states: u64,
     deadline: Option<Instant>,
-    mut run_once: impl FnMut(u64, &Limits) -> DfsResult<M>,
+    mut run_once: impl FnMut(u64, &DfsBudget) -> DfsResult<M>,
 ) -> DfsResult<M> {
     let mut total = 0u64;
     let mut budget = FIRST_RUN_STATES;
@@ -345,7 +345,7 @@ fn restarted<M>(
     loop {
         let left = max_states.saturating_sub(total);
         let last = left <= budget * 3;
-        let lim = Limits {
+        let lim = DfsBudget {
             max_states: if last { left } else { budget },
             deadline,
         };

@@ -15,7 +15,7 @@
 //! move-order search spends most of its states on. Used only when every type has 2 or 4
 //! tiles; other boards go to the plain search.
 
-use super::dfs::{informed_dfs_with_table, DfsOutcome, DfsResult, Limits};
+use super::dfs::{informed_dfs_with_table, DfsBudget, DfsOutcome, DfsResult};
 use super::padded::{Ctx, Idx, Peel, State};
 use super::{restart_noise, PaperScorer};
 use std::collections::HashSet;
@@ -79,7 +79,7 @@ pub(crate) fn search(
     start: &State,
     run: u64,
     dead: &mut HashSet<u64>,
-    limits: &Limits,
+    limits: &DfsBudget,
 ) -> DfsResult<(Idx, Idx)> {
     let (mut groups, mut pairs) = (Vec::new(), Vec::new());
     let root = Node {

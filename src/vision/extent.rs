@@ -6,6 +6,11 @@
 //! and are left out. Empty lines at the board's edge show no pixel of their own, so a board
 //! whose outer lines are all cleared reads smaller: only a hint or a profile restores them.
 
+use image::{GrayImage, Luma};
+use imageproc::drawing::draw_filled_rect_mut;
+use imageproc::rect::Rect;
+use imageproc::region_labelling::{connected_components, Connectivity};
+
 /// A rectangle of lattice cells: rows `r0..r1`, columns `c0..c1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CellRect {
@@ -36,51 +41,75 @@ impl CellRect {
 
 /// The bounding box of the largest cluster of marked cells on a `rows × cols` sheet, where
 /// two marked cells belong together when at most `bridge` cells lie between them on both
-/// axes (a cleared stretch inside a board does not split it). `None` when nothing is marked.
+/// axes (a cleared stretch inside a board does not split it); ties go to the cluster whose
+/// first cell (row-major) comes first. `None` when nothing is marked.
 pub fn main_cluster(marked: &[bool], rows: usize, cols: usize, bridge: usize) -> Option<CellRect> {
-    let mut label = vec![usize::MAX; rows * cols];
-    let mut best: Option<(usize, CellRect)> = None;
-    let reach = bridge as isize + 1;
-    for start in 0..rows * cols {
-        if !marked[start] || label[start] != usize::MAX {
-            continue;
-        }
-        let id = start;
-        label[start] = id;
-        let mut stack = vec![start];
-        let mut size = 0;
-        let mut rect = CellRect {
-            r0: start / cols,
-            r1: start / cols + 1,
-            c0: start % cols,
-            c1: start % cols + 1,
-        };
-        while let Some(i) = stack.pop() {
-            size += 1;
-            let (r, c) = ((i / cols) as isize, (i % cols) as isize);
-            rect.r0 = rect.r0.min(r as usize);
-            rect.r1 = rect.r1.max(r as usize + 1);
-            rect.c0 = rect.c0.min(c as usize);
-            rect.c1 = rect.c1.max(c as usize + 1);
-            for dr in -reach..=reach {
-                for dc in -reach..=reach {
-                    let (rr, cc) = (r + dr, c + dc);
-                    if rr < 0 || cc < 0 || rr >= rows as isize || cc >= cols as isize {
-                        continue;
-                    }
-                    let j = rr as usize * cols + cc as usize;
-                    if marked[j] && label[j] == usize::MAX {
-                        label[j] = id;
-                        stack.push(j);
-                    }
-                }
-            }
-        }
-        if best.is_none_or(|(s, _)| size > s) {
-            best = Some((size, rect));
+    let mut best: Option<Cluster> = None;
+    for c in clusters(marked, rows, cols, bridge) {
+        if best.is_none_or(|b| c.size > b.size) {
+            best = Some(c);
         }
     }
-    best.map(|b| b.1)
+    best.map(|b| b.rect)
+}
+
+/// A cluster of marked cells: how many, and their bounding box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cluster {
+    /// Number of marked cells in it.
+    pub size: usize,
+    /// Their bounding box.
+    pub rect: CellRect,
+}
+
+/// The clusters of marked cells on a `rows × cols` sheet, two marked cells belonging
+/// together when at most `bridge` cells lie between them on both axes, in the order of
+/// their first cells (row-major).
+///
+/// Labelled by `imageproc::region_labelling::connected_components` (8-connected) on a mask
+/// where each marked cell is a square of `bridge + 1` pixels from its own corner: two such
+/// squares touch exactly when their cells lie at most `bridge + 1` apart on both axes.
+pub fn clusters(marked: &[bool], rows: usize, cols: usize, bridge: usize) -> Vec<Cluster> {
+    let side = bridge + 1;
+    let mut mask = GrayImage::new((cols + bridge) as u32, (rows + bridge) as u32);
+    let cells = || {
+        (0..rows * cols)
+            .filter(|&i| marked[i])
+            .map(move |i| (i / cols, i % cols))
+    };
+    for (r, c) in cells() {
+        let square = Rect::at(c as i32, r as i32).of_size(side as u32, side as u32);
+        draw_filled_rect_mut(&mut mask, square, Luma([255]));
+    }
+    let labels = connected_components(&mask, Connectivity::Eight, Luma([0]));
+    // Label → index into `out`, filled as each cluster's first cell is met.
+    let mut slot: Vec<Option<usize>> = Vec::new();
+    let mut out: Vec<Cluster> = Vec::new();
+    for (r, c) in cells() {
+        let label = labels.get_pixel(c as u32, r as u32)[0] as usize;
+        if slot.len() <= label {
+            slot.resize(label + 1, None);
+        }
+        let k = *slot[label].get_or_insert_with(|| {
+            out.push(Cluster {
+                size: 0,
+                rect: CellRect {
+                    r0: r,
+                    r1: r + 1,
+                    c0: c,
+                    c1: c + 1,
+                },
+            });
+            out.len() - 1
+        });
+        let cl = &mut out[k];
+        cl.size += 1;
+        cl.rect.r0 = cl.rect.r0.min(r);
+        cl.rect.r1 = cl.rect.r1.max(r + 1);
+        cl.rect.c0 = cl.rect.c0.min(c);
+        cl.rect.c1 = cl.rect.c1.max(c + 1);
+    }
+    out
 }
 
 /// The `rows × cols` window of the sheet holding the most marked cells (a hinted board
@@ -190,6 +219,29 @@ mod tests {
             }
         );
         assert!(best_window(&m, r, c, 5, 4).is_none());
+    }
+
+    #[test]
+    fn clusters_join_cells_at_most_bridge_cells_apart() {
+        let (m, r, c) = sheet(&["x..x....x", ".........", "x.......x"]);
+        let found = |bridge| -> Vec<(usize, CellRect)> {
+            clusters(&m, r, c, bridge)
+                .iter()
+                .map(|k| (k.size, k.rect))
+                .collect()
+        };
+        let rect = |r0, r1, c0, c1| CellRect { r0, r1, c0, c1 };
+        // One cell between: joined; two: apart. In the order of their first cells.
+        assert_eq!(
+            found(1),
+            [
+                (2, rect(0, 3, 0, 1)),
+                (1, rect(0, 1, 3, 4)),
+                (2, rect(0, 3, 8, 9))
+            ]
+        );
+        assert_eq!(found(2).len(), 2);
+        assert_eq!(found(0).len(), 5);
     }
 
     #[test]

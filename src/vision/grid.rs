@@ -13,6 +13,7 @@
 use super::cells::{
     cell_dist, centre_dist_limit, desc_dist_limit, features_with, integral_for, CellFeatures,
 };
+use super::extent::clusters;
 use super::pixels::{colour_dist, Integral};
 use super::profile::{autocorrelation, comb_fit, edge_profiles, period_candidates, smooth};
 use super::{Hints, ReadError};
@@ -202,49 +203,21 @@ fn busy_window(frame: &RgbaImage) -> Option<(u32, u32, u32, u32)> {
             busy[by * nx + bx] = spread > 12.0;
         }
     }
-    let mut label = vec![usize::MAX; nx * ny];
-    let mut comps: Vec<(usize, (usize, usize, usize, usize))> = Vec::new();
-    for start in 0..nx * ny {
-        if !busy[start] || label[start] != usize::MAX {
-            continue;
-        }
-        let mut stack = vec![start];
-        label[start] = start;
-        let (mut n, mut bb) = (0usize, (usize::MAX, usize::MAX, 0, 0));
-        while let Some(i) = stack.pop() {
-            let (c, r) = (i % nx, i / nx);
-            n += 1;
-            bb = (bb.0.min(c), bb.1.min(r), bb.2.max(c), bb.3.max(r));
-            for dr in -2i32..=2 {
-                for dc in -2i32..=2 {
-                    let (rr, cc) = (r as i32 + dr, c as i32 + dc);
-                    if rr < 0 || cc < 0 || rr >= ny as i32 || cc >= nx as i32 {
-                        continue;
-                    }
-                    let k = rr as usize * nx + cc as usize;
-                    if busy[k] && label[k] == usize::MAX {
-                        label[k] = start;
-                        stack.push(k);
-                    }
-                }
-            }
-        }
-        comps.push((n, bb));
-    }
+    // Groups of busy blocks, bridging one quiet block.
+    let comps = clusters(&busy, ny, nx, 1);
     // A half-cleared board falls apart into several groups: keep every sizeable one.
-    let biggest = comps.iter().map(|c| c.0).max()?;
-    let (c0, r0, c1, r1) =
-        comps
-            .iter()
-            .filter(|c| c.0 * 4 >= biggest)
-            .fold((usize::MAX, usize::MAX, 0, 0), |b, c| {
-                (
-                    b.0.min(c.1 .0),
-                    b.1.min(c.1 .1),
-                    b.2.max(c.1 .2),
-                    b.3.max(c.1 .3),
-                )
-            });
+    let biggest = comps.iter().map(|c| c.size).max()?;
+    let (c0, r0, c1, r1) = comps.iter().filter(|c| c.size * 4 >= biggest).fold(
+        (usize::MAX, usize::MAX, 0, 0),
+        |b, c| {
+            (
+                b.0.min(c.rect.c0),
+                b.1.min(c.rect.r0),
+                b.2.max(c.rect.c1 - 1),
+                b.3.max(c.rect.r1 - 1),
+            )
+        },
+    );
     let x0 = (c0.saturating_sub(1) as u32) * BLOCK;
     let y0 = (r0.saturating_sub(1) as u32) * BLOCK;
     let x1 = (((c1 + 2) as u32) * BLOCK).min(w);

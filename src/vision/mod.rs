@@ -257,13 +257,13 @@ fn choose(
                     return (Ok(g), ReaderChoice::General);
                 }
                 match verdict::crossing(l, &g, frame, &cfg) {
-                    verdict::Crossing::Other => return (Ok(g), ReaderChoice::General),
-                    verdict::Crossing::Undecided(cells) => {
+                    verdict::CrossingVerdict::Other => return (Ok(g), ReaderChoice::General),
+                    verdict::CrossingVerdict::Undecided(cells) => {
                         let mut l = l.clone();
                         verdict::doubt(&mut l, cells);
                         return (Ok(l), ReaderChoice::Auto);
                     }
-                    verdict::Crossing::No | verdict::Crossing::First => {}
+                    verdict::CrossingVerdict::No | verdict::CrossingVerdict::First => {}
                 }
             }
         }

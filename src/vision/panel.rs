@@ -94,6 +94,11 @@ pub fn fit(frame: &RgbaImage, g: &Grid, empty: &[Pos]) -> Option<Grid> {
     // backdrop that runs off the area on any side (a window's ground between its title and
     // status bars, running to the frame's sides) is a background that says nothing about the
     // board's extent. On such a frame this costs a fraction of testing every sample.
+    // `imageproc::region_labelling::connected_components` finds the same region but needs
+    // every sample tested first: over 185 × 121 samples (a 19 × 11 board of 40 px cells)
+    // 0.33–0.41 ms where the fill leaves at once (0.001 ms) on a ground that runs off, and
+    // 0.43–0.64 ms against 0.11–0.17 ms on a closed panel; every read without a size hint
+    // comes here, and a read's target is 5 ms.
     let is_bg = |k: usize| {
         colour_dist(px(x0 + (k % nx) as f32 * s, y0 + (k / nx) as f32 * s), bg) < BACKDROP
     };

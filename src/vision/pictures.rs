@@ -267,7 +267,7 @@ pub fn shapes_apart(x: &[f32], y: &[f32]) -> f32 {
 
 /// Cells grouped into pictures, and the cut that separated them.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Grouping {
+pub struct PictureGroups {
     /// Group index of each input picture.
     pub group: Vec<usize>,
     /// Number of groups.
@@ -466,11 +466,11 @@ fn cut_ceiling(cfg: &ReaderConfig) -> f32 {
 }
 
 /// Groups pictures by single linkage under the frame's own cut.
-pub fn group(pics: &[&Picture], cfg: &ReaderConfig) -> Grouping {
+pub fn group(pics: &[&Picture], cfg: &ReaderConfig) -> PictureGroups {
     let edges = spanning_tree(pics, cut_ceiling(cfg));
     let cut = cut_between(edges.iter().map(|e| e.2).collect(), cfg);
     let (group, groups) = single_linkage(pics.len(), &edges, cut);
-    Grouping { group, groups, cut }
+    PictureGroups { group, groups, cut }
 }
 
 /// The components of `n` items joined by the `edges` (a, b, d) shorter than `cut`: each

@@ -5,6 +5,15 @@ use image::RgbaImage;
 
 /// Per-channel running sums of an RGB window of a frame. Coordinates passed to
 /// [`Integral::mean`] are frame pixels; rectangles are clipped to the window.
+///
+/// Hand-written rather than `imageproc::integral_image`, which gives the same sums but
+/// takes an image (a window is a copied crop) and sums alpha too. Measured (2 shared cores,
+/// load 2–3): building the table over a 1920×1080 frame takes 3.7–4.2 ms here and 5.3–5.9 ms
+/// with the library (8.6–9.6 ms through an RGB copy), over a 900×500 window 0.48 ms and
+/// 1.3–1.6 ms; in `llk bench read --reader legacy` (19×11 board, full-HD frames, four
+/// alternating runs of 150 frames, both themes) the library put the median `read_cells`
+/// from 1.9 ms (1.9–3.2 over the runs) to 3.2 ms (3.0–4.9) and the median `read` from
+/// 11.5 ms (9.3–14.0) to 13.5 ms (11.4–16.4), against targets of 1 ms and 5 ms.
 pub struct Integral {
     x0: i64,
     y0: i64,

@@ -25,6 +25,12 @@ pub struct Profiles {
 
 /// Sums |Δcolour| across each column and row boundary of the window (x, y, w, h). Every
 /// second line is sampled: the lattice's edges are long, so this halves the cost for free.
+///
+/// Hand-written rather than `imageproc::gradients` (a [-1, 1] kernel one way and a zero
+/// kernel the other gives the same sums), which filters every pixel with both kernels into
+/// whole gradient images first: on a 1920×1080 window 99–135 ms against 1.9–2.0 ms here,
+/// on a 1000×600 window 27–34 ms against 0.55–0.9 ms (2 shared cores, load 2–3), where a
+/// whole read's target is 5 ms. [`line_profiles`] would need the same two images.
 pub fn edge_profiles(frame: &RgbaImage, window: (u32, u32, u32, u32)) -> Profiles {
     let (x0, y0, w, h) = window;
     let fw = frame.width() as usize;

@@ -8,6 +8,8 @@
 
 use super::cells::{affine_dist, cell_dist, centre_dist_limit, CellFeatures, Desc, B};
 use super::pixels::{colour_dist, mode_colour};
+use image::{GrayImage, Luma};
+use imageproc::region_labelling::{connected_components, Connectivity};
 use std::cell::RefCell;
 
 /// Result of grouping: a group index per input cell (groups numbered in order of first
@@ -300,21 +302,11 @@ fn marked_match(y: &Desc, x: &Desc, face: [f32; 3], threshold: f32) -> Option<us
         return None;
     }
     // One mark: the differing blocks are one 4-connected patch.
-    let start = differs.iter().position(|&d| d)?;
-    let mut seen = [false; B * B];
-    let mut stack = vec![start];
-    seen[start] = true;
-    let mut reached = 0;
-    while let Some(k) = stack.pop() {
-        reached += 1;
-        for j in super::four_neighbours(k, B, B).into_iter().flatten() {
-            if differs[j] && !seen[j] {
-                seen[j] = true;
-                stack.push(j);
-            }
-        }
-    }
-    (reached == nd).then_some(B * B - nd)
+    let mask = GrayImage::from_fn(B as u32, B as u32, |x, y| {
+        Luma([differs[y as usize * B + x as usize] as u8])
+    });
+    let labels = connected_components(&mask, Connectivity::Four, Luma([0]));
+    (labels.iter().all(|&l| l <= 1)).then_some(B * B - nd)
 }
 
 #[cfg(test)]

@@ -405,7 +405,7 @@ fn at(board: &crate::board::Board, r: i64, c: i64) -> Cell {
 /// puts together tiles the other keeps apart (where one only splits the other's types,
 /// [`replaces`] decides).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Crossing {
+pub enum CrossingVerdict {
     /// The types do not cross (or the lattices differ).
     No,
     /// `other`'s crossing types each show one sprite, `first`'s do not.
@@ -445,9 +445,9 @@ pub fn crossing(
     other: &Reading,
     frame: &RgbaImage,
     cfg: &ReaderConfig,
-) -> Crossing {
+) -> CrossingVerdict {
     let Some((dr, dc)) = aligned(first, other) else {
-        return Crossing::No;
+        return CrossingVerdict::No;
     };
     let (a, b) = (&first.board, &other.board);
     // Tiles both read, by (first's type, other's type).
@@ -463,7 +463,7 @@ pub fn crossing(
         .collect();
     let (wide_first, wide_other) = spread_types(&both);
     if wide_first.is_empty() || wide_other.is_empty() {
-        return Crossing::No;
+        return CrossingVerdict::No;
     }
     let integral = around(frame, &[&first.grid, &other.grid]);
     // Whether every type in `types` (of the reading picked by `pick`) shows one sprite.
@@ -485,9 +485,9 @@ pub fn crossing(
         one_sprite(&wide_first, |e| e.1),
         one_sprite(&wide_other, |e| e.2),
     ) {
-        (false, true) => Crossing::Other,
-        (true, false) => Crossing::First,
-        _ => Crossing::Undecided(
+        (false, true) => CrossingVerdict::Other,
+        (true, false) => CrossingVerdict::First,
+        _ => CrossingVerdict::Undecided(
             both.iter()
                 .filter(|e| wide_first.contains(&e.1) || wide_other.contains(&e.2))
                 .map(|e| Pos::new(e.0 .0 as usize, e.0 .1 as usize))
@@ -741,19 +741,19 @@ mod tests {
         // Sprites 1 and 2 as one type, sprites 3 and 4 dealt across two types: every type
         // even, so sure, but it crosses the right reading's types.
         let wrong = reading(grid, "AAAA\nBCBC\nEEFF");
-        assert_eq!(crossing(&wrong, &right, &img, &cfg), Crossing::Other);
-        assert_eq!(crossing(&right, &wrong, &img, &cfg), Crossing::First);
+        assert_eq!(crossing(&wrong, &right, &img, &cfg), CrossingVerdict::Other);
+        assert_eq!(crossing(&right, &wrong, &img, &cfg), CrossingVerdict::First);
         // Types that only split the other's are not a crossing (`replaces` decides those).
         let split = reading(grid, "AABB\nCCDD\nEEGG");
         let merged = reading(grid, "AABB\nCCDD\nEEEE");
-        assert_eq!(crossing(&merged, &split, &img, &cfg), Crossing::No);
+        assert_eq!(crossing(&merged, &split, &img, &cfg), CrossingVerdict::No);
         // Where the pictures do not tell (here sprites 5 and 6 drawn alike), the crossing
         // tiles are in doubt.
         let (img, _) = board_frame(["1122", "3344", "5555"]);
         let a = reading(grid, "AABB\nCCDD\nEFEF");
         let b = reading(grid, "AABB\nCCDD\nEEFF");
         match crossing(&a, &b, &img, &cfg) {
-            Crossing::Undecided(cells) => assert_eq!(cells.len(), 4),
+            CrossingVerdict::Undecided(cells) => assert_eq!(cells.len(), 4),
             other => panic!("{other:?}"),
         }
     }
