@@ -1477,8 +1477,11 @@ fn board_from(
                     cells::frame_profile(integral, grid, p.row as i32, p.col as i32)
                 };
                 let walls = obstacle_groups(&refs, &group, &frame_of, cfg).0;
-                // The face-corner and frame tests also take a tile type whose symbol runs
-                // to its edges for obstacles; its face still shows between the strokes.
+                // Those tests also take a tile type for obstacles when its picture covers
+                // most of its face (a large circle, a landscape): one frame cannot tell such
+                // a tile from an obstacle, and a sure obstacle is one whose face shows
+                // nowhere. (The others stay tiles: a reading that pairs a game's obstacles
+                // is then settled against the other reader's.)
                 let pics: Vec<&Picture> = held
                     .iter()
                     .map(|&k| s.pics[cells[k]].as_ref().expect("a seen cell is described"))
