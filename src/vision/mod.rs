@@ -208,6 +208,9 @@ pub fn read_auto(
 ) -> (Result<Reading, ReadError>, ReaderChoice) {
     let (mut got, who) = choose(choice, frame, at);
     if let Ok(r) = &mut got {
+        if let Target::Find(h) = at {
+            verdict::drop_foreign_edge(r, h.rows.is_some(), h.cols.is_some());
+        }
         verdict::split_two_sprite_types(frame, r, &ReaderConfig::default());
     }
     (got, who)

@@ -104,6 +104,79 @@ pub fn doubt(reading: &mut Reading, cells: impl IntoIterator<Item = Pos>) {
     }
 }
 
+/// Drops the one edge line of `reading` made wholly of obstacles when it holds every
+/// obstacle of the board: games set obstacles among their tiles or wall the board in on
+/// every side, so a lone line of one look along one side and nowhere else is the ground or
+/// the window's chrome beyond the board, cells alike enough to pair and many enough to pass
+/// for obstacles (a row of a textured ground above a KShisen board). `rows_fixed` and
+/// `cols_fixed` keep the lines of an axis a hint fixed. Returns whether a line was dropped.
+pub fn drop_foreign_edge(reading: &mut Reading, rows_fixed: bool, cols_fixed: bool) -> bool {
+    let b = &reading.board;
+    let (rows, cols) = (b.rows(), b.cols());
+    if rows < 3 || cols < 3 {
+        return false;
+    }
+    let obstacles = b.cells().iter().filter(|&&c| c == Cell::Obstacle).count();
+    let walled = |line: Vec<Pos>| line.iter().all(|&p| b.get(p) == Cell::Obstacle);
+    // (side, cells in the line): top, bottom, left, right.
+    let mut sides = Vec::new();
+    if !rows_fixed {
+        if walled((0..cols).map(|c| Pos::new(0, c)).collect()) {
+            sides.push((0, cols));
+        }
+        if walled((0..cols).map(|c| Pos::new(rows - 1, c)).collect()) {
+            sides.push((1, cols));
+        }
+    }
+    if !cols_fixed {
+        if walled((0..rows).map(|r| Pos::new(r, 0)).collect()) {
+            sides.push((2, rows));
+        }
+        if walled((0..rows).map(|r| Pos::new(r, cols - 1)).collect()) {
+            sides.push((3, rows));
+        }
+    }
+    let [(side, len)] = sides[..] else {
+        return false;
+    };
+    if len != obstacles {
+        return false;
+    }
+    let (dr, dc, nr, nc) = match side {
+        0 => (1, 0, rows - 1, cols),
+        1 => (0, 0, rows - 1, cols),
+        2 => (0, 1, rows, cols - 1),
+        _ => (0, 0, rows, cols - 1),
+    };
+    let mut board = crate::board::Board::new(nr, nc);
+    for r in 0..nr {
+        for c in 0..nc {
+            board.set(Pos::new(r, c), b.get(Pos::new(r + dr, c + dc)));
+        }
+    }
+    let g = reading.grid;
+    reading.grid = Grid {
+        origin: (
+            g.origin.0 + dc as f32 * g.pitch.0,
+            g.origin.1 + dr as f32 * g.pitch.1,
+        ),
+        rows: nr,
+        cols: nc,
+        ..g
+    };
+    reading.board = board;
+    let shift = |ps: &mut Vec<Pos>| {
+        *ps = ps
+            .iter()
+            .filter(|p| p.row >= dr && p.col >= dc && p.row - dr < nr && p.col - dc < nc)
+            .map(|p| Pos::new(p.row - dr, p.col - dc))
+            .collect();
+    };
+    shift(&mut reading.unsure);
+    shift(&mut reading.selected);
+    true
+}
+
 /// Splits each type of `reading` whose pictures fall into two tight groups far apart: tiles
 /// of a type are drawn from one sprite, so a type that holds two (a reader that took two
 /// colourings of one shape for one type) is two types. The longest edge of the type's
@@ -536,6 +609,44 @@ fn median(mut v: Vec<f32>) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn reading_of(rows: &[&str]) -> Reading {
+        let board = crate::board::Board::from_rows(rows).unwrap();
+        Reading {
+            grid: Grid {
+                origin: (10.0, 20.0),
+                pitch: (30.0, 40.0),
+                rows: board.rows(),
+                cols: board.cols(),
+            },
+            board,
+            unsure: vec![Pos::new(2, 1)],
+            selected: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_lone_edge_line_of_obstacles_is_no_part_of_the_board() {
+        let mut r = reading_of(&["####", "AB.C", "CA.B", "..A."]);
+        assert!(drop_foreign_edge(&mut r, false, false));
+        assert_eq!(r.board.row_strings(), vec!["AB.C", "CA.B", "..A."]);
+        assert_eq!((r.grid.origin, r.grid.rows), ((10.0, 60.0), 3));
+        assert_eq!(r.unsure, vec![Pos::new(1, 1)]);
+        // Not when a hint fixes the rows.
+        let mut hinted = reading_of(&["####", "AB.C", "CA.B", "..A."]);
+        assert!(!drop_foreign_edge(&mut hinted, true, false));
+    }
+
+    #[test]
+    fn obstacles_among_the_tiles_or_on_every_side_stay() {
+        // The line's look also stands inside the board.
+        let mut inside = reading_of(&["####", "AB#C", "CA.B", "..A."]);
+        assert!(!drop_foreign_edge(&mut inside, false, false));
+        // A board walled in on every side.
+        let mut ring = reading_of(&["####", "#AB#", "#BA#", "####"]);
+        assert!(!drop_foreign_edge(&mut ring, false, false));
+        assert_eq!(ring.board.rows(), 4);
+    }
     use crate::board::Board;
     use crate::geometry::Grid;
     use image::Rgba;
