@@ -114,14 +114,14 @@ fn fresh_fixtures_read_exactly() {
 /// reads with confidence (no unsure cell, every type even) yet wrongly. Refusals and unsure
 /// readings are allowed here (the bot does not click them); a confident misreading is what
 /// makes it click wrong pairs. Asserted equal, so a new one or a silent fix both show.
-/// Most are obstacles: a lone stone near the ground's colour reads as ground, and stones
-/// that show some of the tiles' face colour pair like a tile type (the obstacle stage walls
-/// off only groups whose face shows nowhere; what was tried is in docs/vision.md).
+/// Most are obstacles: a pair of identical obstacles pairs like a tile type, and a lone
+/// stone near the ground's colour reads as ground (what was tried is in docs/vision.md).
 #[test]
 fn stage_reader_confident_misreadings_are_the_known_ones() {
     use llk::vision::{read_with, ReaderChoice};
     let known: Vec<String> = [
-        5, 21, 27, 36, 38, 39, 59, 61, 65, 69, 86, 99, 153, 154, 176, 181, 189,
+        5, 8, 21, 27, 36, 38, 39, 40, 46, 59, 61, 62, 65, 69, 75, 86, 90, 94, 96, 99, 116, 122,
+        138, 140, 153, 154, 163, 176, 178, 181, 189, 199,
     ]
     .iter()
     .map(|n| fixture_spec(*n).name)

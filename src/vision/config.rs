@@ -202,16 +202,6 @@ pub struct ReaderConfig {
     pub face_rough: f32,
     /// See [`ReaderConfig::face_rough`].
     pub face_clean: f32,
-    /// A group the face-corner and frame tests call obstacles is one (to the stage reader)
-    /// only when, in the median of its cells, at most this share of the inner blocks shows
-    /// the face (the commonest block colour, within [`ReaderConfig::face_clean`]): when
-    /// the face shows nowhere. Measured on the stage reader's readings (every trial
-    /// lattice): the rendered fixtures' obstacles those tests find 0.0 in 48 of 64 groups,
-    /// 0.05–0.71 the rest (rendered 0..200); KShisen tile types they take for obstacles
-    /// 0.06–0.31 (a landscape picture covering the face 0.06, a red-framed letter on a wood
-    /// face 0.19–0.21, a large circle 0.24–0.31; seven sets of KShisen frames). One frame
-    /// cannot tell a tile whose picture covers its face from an obstacle.
-    pub obstacle_face_share: f32,
 }
 
 impl Default for ReaderConfig {
@@ -256,7 +246,6 @@ impl Default for ReaderConfig {
             halves_min_types: 4,
             face_rough: 30.0,
             face_clean: 16.0,
-            obstacle_face_share: 0.03,
         }
     }
 }

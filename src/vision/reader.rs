@@ -7,13 +7,11 @@
 
 use super::animation;
 use super::calibrate;
-use super::cells::{self, features_with, CellFeatures};
 use super::config::ReaderConfig;
 use super::extent::{best_window, main_cluster, CellRect};
 use super::ground::{describe_beside, GroundTest, SIDES};
 use super::halves;
 use super::lattice::{self, Axis};
-use super::obstacles::{face_shares, obstacle_groups};
 use super::pictures::{
     describe, describe_face, frame_contrast, frame_distance, group, nearest_distances,
     shape_distance, shape_of, shapes_apart, Picture,
@@ -1042,7 +1040,7 @@ fn read_known(
         min_tiles,
         ..cfg.clone()
     };
-    board_from(grid, &integral, (fw, fh), &sheet_like, &seen, inside, &cfg)
+    board_from(grid, &sheet_like, &seen, inside, &cfg)
 }
 
 /// Cells `look` left lone or paired that show the ground after all, judged against the
@@ -1269,8 +1267,6 @@ struct SheetCells {
 /// unsure, and the verdict decides.
 fn board_from(
     grid: &Grid,
-    integral: &Integral,
-    frame_size: (u32, u32),
     s: &SheetCells,
     seen: &[Seen],
     inside: impl Fn(usize) -> bool,
@@ -1444,66 +1440,6 @@ fn board_from(
             selected.push(Pos::new(sel / s.cols - 1, sel % s.cols - 1));
         }
     }
-    // Groups drawn without the body every tile shares are obstacles (stones, crates); a
-    // lone picture counts as a group of its own.
-    let lone_id = |k: usize| next_group + k;
-    let walls = {
-        let held: Vec<usize> = (0..cells.len())
-            .filter(|&k| kind[k].is_some() || !matches!(seen[cells[k]], Seen::Ground))
-            .collect();
-        let feats: Option<Vec<CellFeatures>> = held
-            .iter()
-            .map(|&k| {
-                let p = pos_of(k);
-                features_with(
-                    integral,
-                    grid,
-                    p.row as i32,
-                    p.col as i32,
-                    frame_size,
-                    false,
-                )
-            })
-            .collect();
-        match feats {
-            Some(feats) => {
-                let refs: Vec<&CellFeatures> = feats.iter().collect();
-                let group: Vec<usize> = held
-                    .iter()
-                    .map(|&k| kind[k].unwrap_or(lone_id(k)))
-                    .collect();
-                let frame_of = |j: usize| {
-                    let p = pos_of(held[j]);
-                    cells::frame_profile(integral, grid, p.row as i32, p.col as i32)
-                };
-                let walls = obstacle_groups(&refs, &group, &frame_of, cfg).0;
-                // Those tests also take a tile type for obstacles when its picture covers
-                // most of its face (a large circle, a landscape): one frame cannot tell such
-                // a tile from an obstacle, and a sure obstacle is one whose face shows
-                // nowhere. (The others stay tiles: a reading that pairs a game's obstacles
-                // is then settled against the other reader's.)
-                let pics: Vec<&Picture> = held
-                    .iter()
-                    .map(|&k| s.pics[cells[k]].as_ref().expect("a seen cell is described"))
-                    .collect();
-                let shares = face_shares(&pics, cfg);
-                walls
-                    .into_iter()
-                    .filter(|&g| {
-                        let mut v: Vec<f32> = (0..held.len())
-                            .filter(|&j| group[j] == g)
-                            .map(|j| shares[j])
-                            .collect();
-                        v.sort_by(|a, b| a.total_cmp(b));
-                        v[v.len() / 2] <= cfg.obstacle_face_share
-                    })
-                    .collect()
-            }
-            None => Vec::new(),
-        }
-    };
-    let walled = |k: usize| walls.contains(&kind[k].unwrap_or(lone_id(k)));
-    unsure.retain(|p| (0..cells.len()).all(|k| pos_of(k) != *p || !walled(k)));
     // Types by first appearance; crowded ones are obstacles.
     let final_count = type_counts(&kind);
     let mut counts: Vec<usize> = final_count.values().copied().collect();
@@ -1521,7 +1457,6 @@ fn board_from(
     for (k, &i) in cells.iter().enumerate() {
         let pos = Pos::new(i / s.cols - 1, i % s.cols - 1);
         let cell = match kind[k] {
-            _ if walled(k) => Cell::Obstacle,
             Some(g) if crowded(g) => Cell::Obstacle,
             Some(g) => {
                 let next = letters.len();
@@ -1554,7 +1489,7 @@ fn board_from(
     let mut odd = 0;
     for (k, &i) in cells.iter().enumerate() {
         if let Some(g) = kind[k] {
-            if !crowded(g) && !walled(k) && final_count[&g] % 2 == 1 {
+            if !crowded(g) && final_count[&g] % 2 == 1 {
                 odd += 1;
                 let pos = Pos::new(i / s.cols - 1, i % s.cols - 1);
                 if !unsure.contains(&pos) {
@@ -1563,10 +1498,7 @@ fn board_from(
             }
         }
     }
-    let tiles = (0..cells.len())
-        .filter(|&k| kind[k].is_some() && !walled(k))
-        .count()
-        + lone_unmatched;
+    let tiles = kind.iter().flatten().count() + lone_unmatched;
     judge(
         &Tally {
             tiles,
@@ -1909,75 +1841,6 @@ mod cell_tests {
         assert_eq!(r.unsure, vec![Pos::new(0, 4)], "{b}");
         assert_eq!(b.get(Pos::new(1, 4)), Cell::Empty, "{b}");
         assert_eq!(b.tile_count(), 8, "{b}");
-    }
-
-    /// Draws a 40 px tile of a set with a face: a dark border every tile shares, a cream
-    /// face, and a symbol of kind `k`'s colour: a square in the middle, or for `k >= 100`
-    /// four squares in the corners and a bar between them (a symbol that runs to the
-    /// face's edges, the face showing between its strokes). Kind 0 is a stone: the border,
-    /// and grey speckles where the face would be.
-    fn faced_tile(img: &mut RgbaImage, x: u32, y: u32, k: u32) {
-        let colour = [
-            (k * 70 % 200) as u8,
-            (k * 130 % 200) as u8,
-            (k * 50 % 200 + 40) as u8,
-        ];
-        for dy in 0..40 {
-            for dx in 0..40 {
-                let inner = |a: u32, b: u32| (a..b).contains(&dx) && (a..b).contains(&dy);
-                let c = if dx < 3 || dy < 3 || dx >= 37 || dy >= 37 {
-                    [60, 50, 40]
-                } else if k == 0 {
-                    let v = 110 + ((dx * 7 + dy * 13) % 5) as u8 * 6;
-                    [v, v, v + 4]
-                } else if k >= 100 {
-                    let corner = !(14..26).contains(&dx) && !(14..26).contains(&dy);
-                    if corner || (17..23).contains(&dy) {
-                        colour
-                    } else {
-                        [235, 228, 200]
-                    }
-                } else if inner(13, 27) {
-                    colour
-                } else {
-                    [235, 228, 200]
-                };
-                img.put_pixel(x + dx, y + dy, Rgba([c[0], c[1], c[2], 255]));
-            }
-        }
-    }
-
-    #[test]
-    fn stones_drawn_without_the_tiles_face_are_sure_obstacles() {
-        // Five pairs and three stones (an odd count: no pair of a type) on a 3×5 board
-        // whose last cells are ground.
-        let kinds = [1, 2, 3, 4, 5, 0, 1, 2, 0, 3, 4, 5, 0, 9, 9];
-        let r = read_drawn(&kinds, 5, GREEN, |img, x, y, _, k| {
-            if k < 9 {
-                faced_tile(img, x, y, k)
-            }
-        });
-        let b = &r.board;
-        for (i, &k) in kinds.iter().enumerate() {
-            let p = Pos::new(i / 5, i % 5);
-            match k {
-                0 => assert_eq!(b.get(p), Cell::Obstacle, "{p}\n{b}"),
-                9 => assert_eq!(b.get(p), Cell::Empty, "{p}\n{b}"),
-                _ => assert!(b.get(p).is_tile(), "{p}\n{b}"),
-            }
-        }
-        assert!(r.unsure.is_empty(), "{:?}\n{b}", r.unsure);
-    }
-
-    #[test]
-    fn a_symbol_that_runs_to_the_faces_edges_is_no_obstacle() {
-        // Four pairs, one of them a symbol filling the face's corners, on a 2×4 board.
-        let kinds = [1, 2, 3, 101, 1, 2, 3, 101];
-        let r = read_drawn(&kinds, 4, GREEN, |img, x, y, _, k| faced_tile(img, x, y, k));
-        let b = &r.board;
-        assert_eq!(b.tile_count(), 8, "{b}");
-        assert_eq!(b.get(Pos::new(0, 3)), b.get(Pos::new(1, 3)), "{b}");
-        assert!(r.unsure.is_empty(), "{:?}\n{b}", r.unsure);
     }
 
     #[test]
