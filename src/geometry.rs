@@ -65,6 +65,20 @@ impl Grid {
         )
     }
 
+    /// The lattice of this grid's cells `rows` × `cols`: what is left of a board when edge
+    /// lines go.
+    pub fn sub(&self, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) -> Grid {
+        Grid {
+            origin: (
+                self.origin.0 + cols.start as f32 * self.pitch.0,
+                self.origin.1 + rows.start as f32 * self.pitch.1,
+            ),
+            pitch: self.pitch,
+            rows: rows.len(),
+            cols: cols.len(),
+        }
+    }
+
     /// The grid with one more line of cells on `side`, the lattice continued at the same
     /// pitch; `None` when that line would not lie wholly inside a `width` x `height` frame.
     /// A board is a lattice, so tiles a reading left out sit on such a line.

@@ -44,6 +44,20 @@ pub struct CellFeatures {
     pub rim: Option<[[f32; 3]; 8]>,
 }
 
+#[cfg(test)]
+impl CellFeatures {
+    /// A cell for tests: one black descriptor, flat, no rim, with the face corners `body`.
+    pub(crate) fn with_body(body: [[f32; 3]; 4]) -> CellFeatures {
+        CellFeatures {
+            descs: vec![[[0.0; 3]; B * B]],
+            mean: [0.0; 3],
+            spread: 0.0,
+            body,
+            rim: None,
+        }
+    }
+}
+
 /// Index of the unshifted descriptor in [`CellFeatures::descs`] when all shifts are there.
 pub const CENTRE: usize = 4;
 

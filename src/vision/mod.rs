@@ -747,7 +747,7 @@ fn drop_held_edges(
     if (r1 - r0, c1 - c0) == (g.rows, g.cols) {
         return r;
     }
-    let ng = sub_grid(&g, r0..r1, c0..c1);
+    let ng = g.sub(r0..r1, c0..c1);
     match read_cells_detail(integral, frame, &ng) {
         Ok((n, _)) => n,
         Err(_) => r,
@@ -811,7 +811,7 @@ fn drop_bare_edges(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -
     if (r1 - r0, c1 - c0) == (g.rows, g.cols) {
         return r;
     }
-    let ng = sub_grid(&g, r0..r1, c0..c1);
+    let ng = g.sub(r0..r1, c0..c1);
     reread_no_worse(integral, frame, &ng, r)
 }
 
@@ -819,19 +819,6 @@ fn drop_bare_edges(integral: &pixels::Integral, frame: &RgbaImage, r: Reading) -
 fn line_empty(board: &Board, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) -> bool {
     rows.flat_map(|row| cols.clone().map(move |c| Pos::new(row, c)))
         .all(|p| board.get(p).is_empty())
-}
-
-/// The lattice of `g`'s cells `rows` × `cols`: what is left of a board when edge lines go.
-fn sub_grid(g: &Grid, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) -> Grid {
-    Grid {
-        origin: (
-            g.origin.0 + cols.start as f32 * g.pitch.0,
-            g.origin.1 + rows.start as f32 * g.pitch.1,
-        ),
-        pitch: g.pitch,
-        rows: rows.len(),
-        cols: cols.len(),
-    }
 }
 
 /// Centres the lattice lines in the gaps between tiles. Edge profiles put a boundary on a
@@ -1395,7 +1382,7 @@ fn drop_emptied_edges(
     if (r0, r1, c0, c1) == (0, g.rows, 0, g.cols) {
         return after;
     }
-    reread_no_worse(integral, frame, &sub_grid(&g, r0..r1, c0..c1), after)
+    reread_no_worse(integral, frame, &g.sub(r0..r1, c0..c1), after)
 }
 
 /// Up to 48 tiles of `board`: enough for a stable [`twin_distance`] at a fraction of the
@@ -2517,21 +2504,11 @@ mod tests {
         assert_eq!(r.board.tile_count(), board.tile_count());
     }
 
-    fn cell(body: [[f32; 3]; 4]) -> CellFeatures {
-        CellFeatures {
-            descs: vec![[[0.0; 3]; cells::B * cells::B]],
-            mean: [0.0; 3],
-            spread: 0.0,
-            body,
-            rim: None,
-        }
-    }
-
     fn flat_cell(mean: [f32; 3], spread: f32) -> CellFeatures {
         CellFeatures {
             mean,
             spread,
-            ..cell([[0.0; 3]; 4])
+            ..CellFeatures::with_body([[0.0; 3]; 4])
         }
     }
 

@@ -184,16 +184,6 @@ pub(crate) fn obstacle_groups(
 mod tests {
     use super::*;
 
-    fn cell(body: [[f32; 3]; 4]) -> CellFeatures {
-        CellFeatures {
-            descs: vec![[[0.0; 3]; cells::B * cells::B]],
-            mean: [0.0; 3],
-            spread: 0.0,
-            body,
-            rim: None,
-        }
-    }
-
     /// The dark theme's case: grey stones come within 24–30 of the grey-blue face in two
     /// corners (the rough test alone passes them as tiles) but nowhere within 16, while a
     /// tile with its symbol in two corners and a third corner on its rounded edge still shows
@@ -202,9 +192,9 @@ mod tests {
     fn stones_near_the_face_colour_are_obstacles() {
         let face = [76.0, 82.0, 95.0];
         let off = |d: f32| [face[0] + d, face[1] + d, face[2] + d];
-        let tile = cell([face, off(4.0), off(120.0), off(-70.0)]);
-        let edge_tile = cell([off(60.0), off(3.0), off(-20.0), off(120.0)]);
-        let stone = cell([off(62.0), off(29.0), off(-23.5), off(95.0)]);
+        let tile = CellFeatures::with_body([face, off(4.0), off(120.0), off(-70.0)]);
+        let edge_tile = CellFeatures::with_body([off(60.0), off(3.0), off(-20.0), off(120.0)]);
+        let stone = CellFeatures::with_body([off(62.0), off(29.0), off(-23.5), off(95.0)]);
         let cells = [&tile, &tile, &edge_tile, &edge_tile, &stone, &stone];
         let (obstacles, far) = obstacle_groups(
             &cells,

@@ -910,16 +910,7 @@ fn locate_and_read(
     let reading = if (t, b, l, r) == (0, grid.rows, 0, grid.cols) {
         reading
     } else {
-        let trimmed = Grid {
-            origin: (
-                grid.origin.0 + l as f32 * grid.pitch.0,
-                grid.origin.1 + t as f32 * grid.pitch.1,
-            ),
-            pitch: grid.pitch,
-            rows: b - t,
-            cols: r - l,
-        };
-        read_known(frame, &trimmed, cfg, cfg.min_tiles)?
+        read_known(frame, &grid.sub(t..b, l..r), cfg, cfg.min_tiles)?
     };
     // A lattice at half the tiles' pitch reads each tile as two cells whose pictures stay
     // together; at twice the pitch, on an axis no hint fixes, the cells read whole. Kept

@@ -117,59 +117,41 @@ pub fn drop_foreign_edge(reading: &mut Reading, rows_fixed: bool, cols_fixed: bo
         return false;
     }
     let obstacles = b.cells().iter().filter(|&&c| c == Cell::Obstacle).count();
-    let walled = |line: Vec<Pos>| line.iter().all(|&p| b.get(p) == Cell::Obstacle);
-    // (side, cells in the line): top, bottom, left, right.
-    let mut sides = Vec::new();
+    // Each edge line an unhinted axis allows, as (its rows, its cols, the rows and cols
+    // left without it).
+    let mut lines = Vec::new();
     if !rows_fixed {
-        if walled((0..cols).map(|c| Pos::new(0, c)).collect()) {
-            sides.push((0, cols));
-        }
-        if walled((0..cols).map(|c| Pos::new(rows - 1, c)).collect()) {
-            sides.push((1, cols));
-        }
+        lines.push((0..1, 0..cols, 1..rows, 0..cols));
+        lines.push((rows - 1..rows, 0..cols, 0..rows - 1, 0..cols));
     }
     if !cols_fixed {
-        if walled((0..rows).map(|r| Pos::new(r, 0)).collect()) {
-            sides.push((2, rows));
-        }
-        if walled((0..rows).map(|r| Pos::new(r, cols - 1)).collect()) {
-            sides.push((3, rows));
-        }
+        lines.push((0..rows, 0..1, 0..rows, 1..cols));
+        lines.push((0..rows, cols - 1..cols, 0..rows, 0..cols - 1));
     }
-    let [(side, len)] = sides[..] else {
+    lines.retain(|(rs, cs, _, _)| {
+        rs.clone()
+            .flat_map(|r| cs.clone().map(move |c| Pos::new(r, c)))
+            .all(|p| b.get(p) == Cell::Obstacle)
+    });
+    let [(line_rows, line_cols, kept_rows, kept_cols)] = &lines[..] else {
         return false;
     };
-    if len != obstacles {
+    if line_rows.len() * line_cols.len() != obstacles {
         return false;
     }
-    let (dr, dc, nr, nc) = match side {
-        0 => (1, 0, rows - 1, cols),
-        1 => (0, 0, rows - 1, cols),
-        2 => (0, 1, rows, cols - 1),
-        _ => (0, 0, rows, cols - 1),
-    };
-    let mut board = crate::board::Board::new(nr, nc);
-    for r in 0..nr {
-        for c in 0..nc {
-            board.set(Pos::new(r, c), b.get(Pos::new(r + dr, c + dc)));
-        }
+    let (kept_rows, kept_cols) = (kept_rows.clone(), kept_cols.clone());
+    let mut board = crate::board::Board::new(kept_rows.len(), kept_cols.len());
+    for p in board.positions().collect::<Vec<_>>() {
+        let from = Pos::new(p.row + kept_rows.start, p.col + kept_cols.start);
+        board.set(p, b.get(from));
     }
-    let g = reading.grid;
-    reading.grid = Grid {
-        origin: (
-            g.origin.0 + dc as f32 * g.pitch.0,
-            g.origin.1 + dr as f32 * g.pitch.1,
-        ),
-        rows: nr,
-        cols: nc,
-        ..g
-    };
+    reading.grid = reading.grid.sub(kept_rows.clone(), kept_cols.clone());
     reading.board = board;
     let shift = |ps: &mut Vec<Pos>| {
         *ps = ps
             .iter()
-            .filter(|p| p.row >= dr && p.col >= dc && p.row - dr < nr && p.col - dc < nc)
-            .map(|p| Pos::new(p.row - dr, p.col - dc))
+            .filter(|p| kept_rows.contains(&p.row) && kept_cols.contains(&p.col))
+            .map(|p| Pos::new(p.row - kept_rows.start, p.col - kept_cols.start))
             .collect();
     };
     shift(&mut reading.unsure);
