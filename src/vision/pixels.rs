@@ -140,6 +140,50 @@ impl Integral {
         Some(out)
     }
 
+    /// [`Integral::corner_sums`] row by row: `f(r, corners)` for each y in `ys` in order,
+    /// the same sums, from a buffer on the stack for up to 17 xs (blocks of up to 16, as
+    /// the descriptors use), so a descriptor allocates nothing for them. `false` (and no
+    /// call) when any coordinate lies outside the window.
+    #[inline]
+    pub fn corner_rows(
+        &self,
+        xs: &[f32],
+        ys: &[f32],
+        mut f: impl FnMut(usize, &[[f64; 3]]),
+    ) -> bool {
+        if xs.len() > 17 {
+            let Some(all) = self.corner_sums(xs, ys) else {
+                return false;
+            };
+            for (r, row) in all.chunks_exact(xs.len()).enumerate() {
+                f(r, row);
+            }
+            return true;
+        }
+        let inside = |v: f32, lo: i64, len: i64| v >= lo as f32 && v <= (lo + len) as f32;
+        if !xs.iter().all(|&x| inside(x, self.x0, self.w))
+            || !ys.iter().all(|&y| inside(y, self.y0, self.h))
+        {
+            return false;
+        }
+        let s = (self.w + 1) as usize;
+        let mut cols = [(0usize, 0usize, 0f64); 17];
+        for (c, &x) in cols.iter_mut().zip(xs) {
+            *c = split(x, self.x0, self.w);
+        }
+        let cols = &cols[..xs.len()];
+        let mut row = [[0f64; 3]; 17];
+        for (r, &y) in ys.iter().enumerate() {
+            let (iy, iy1, ty) = split(y, self.y0, self.h);
+            let (top_row, bottom_row) = (&self.sums[iy * s..], &self.sums[iy1 * s..]);
+            for (out, &col) in row.iter_mut().zip(cols) {
+                *out = blend(top_row, bottom_row, col, ty);
+            }
+            f(r, &row[..cols.len()]);
+        }
+        true
+    }
+
     /// Mean colour of the fractional rectangle [x0, x1) × [y0, y1), which must lie inside the
     /// window: block means that follow a fractional grid exactly, so two tiles drawn at
     /// different sub-pixel phases (125 % DPI) still give the same blocks.
