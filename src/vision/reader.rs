@@ -1082,7 +1082,7 @@ fn frame_side(frame: &[f32], b: usize, side: usize) -> Vec<[f32; 3]> {
 
 /// Whether the ground of cell `q` runs on into picture `p` across their shared edge
 /// (`p_side` of `p`, `q_side` of `q`): the two rows of edge blocks meet with no seam
-/// ([`ReaderConfig::ground_seam`]) and most of `p`'s face shows `q`'s colour, lit or
+/// ([`ReaderConfig::ground_seam`]) and half or more of `p`'s face shows `q`'s colour, lit or
 /// in shadow ([`ReaderConfig::local_ground_share`]). A tile's border or bevel makes a
 /// seam against the ground beside it, and its face shows its picture.
 fn ground_runs_into(
