@@ -1971,6 +1971,49 @@ mod cell_tests {
     }
 
     #[test]
+    fn a_crowd_inside_the_ground_stays_on_the_board() {
+        // A 12×12 sheet of plain grey ground with a 6×6 board in its middle: eight pairs
+        // and twenty cells of one picture (stones, by the dozen). The crowd does not reach
+        // the window's edge, so it is no ground: it stays paired, for the types stage to
+        // wall off.
+        let ground_pic = grey_picture(&[200.0; 100], 200.0);
+        let v: Vec<f32> = (0..100u32).map(|i| (60 + (i * 13) % 40) as f32).collect();
+        let stone = grey_picture(&v, 80.0);
+        let (rows, cols) = (12, 12);
+        let board = |r: usize, c: usize| (3..9).contains(&r) && (3..9).contains(&c);
+        let cells: Vec<Option<Picture>> = (0..rows * cols)
+            .map(|i| {
+                let (r, c) = (i / cols, i % cols);
+                let k = if board(r, c) { (r - 3) * 6 + c - 3 } else { 99 };
+                Some(if k == 99 {
+                    ground_pic.clone()
+                } else if k < 16 {
+                    pictured(k as u32 / 2)
+                } else {
+                    stone.clone()
+                })
+            })
+            .collect();
+        let seen = see(
+            &cells,
+            cols,
+            &grey_ground(),
+            &ring(rows, cols),
+            &ReaderConfig::default(),
+        );
+        for r in 0..rows {
+            for c in 0..cols {
+                let s = seen[r * cols + c];
+                if board(r, c) {
+                    assert!(matches!(s, Seen::Paired(_)), "{r},{c}: {s:?}");
+                } else {
+                    assert_eq!(s, Seen::Ground, "{r},{c}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn two_faces_that_read_as_ground_stay_two_types() {
         // A 4×6 sheet: a ring of flat grey ground (200) around a 2×4 board of two pictured
         // pairs, two blank faces in the ground's colour, and two faces whose faint pattern
