@@ -106,6 +106,29 @@ fn with_edges<R>(b: usize, edge: impl Fn(usize) -> f32, f: impl FnOnce(&[f32]) -
     }
 }
 
+/// Whether block (r, c) of a `b × b` split lies on its outer ring (a [`Picture::frame`]).
+fn on_ring(r: usize, c: usize, b: usize) -> bool {
+    r == 0 || c == 0 || r + 1 == b || c + 1 == b
+}
+
+/// The blocks of a picture's frame (of a `b × b` split) along one side of its cell, `side`
+/// an index into [`super::ground::SIDES`] (top, bottom, left, right), each side's blocks
+/// top to bottom or left to right.
+pub(crate) fn frame_side(p: &Picture, b: usize, side: usize) -> Vec<[f32; 3]> {
+    (0..b)
+        .flat_map(|r| (0..b).map(move |c| (r, c)))
+        .filter(|&(r, c)| on_ring(r, c, b))
+        .zip(p.frame.chunks_exact(3))
+        .filter(|&((r, c), _)| match side {
+            0 => r == 0,
+            1 => r + 1 == b,
+            2 => c == 0,
+            _ => c + 1 == b,
+        })
+        .map(|(_, v)| [v[0], v[1], v[2]])
+        .collect()
+}
+
 /// The RGB means of the outer ring of a `b × b` block split of the whole rectangle.
 fn ring_blocks(integral: &Integral, rect: (f32, f32, f32, f32), b: usize) -> Option<Vec<f32>> {
     let (x, y, w, h) = rect;
@@ -116,11 +139,7 @@ fn ring_blocks(integral: &Integral, rect: (f32, f32, f32, f32), b: usize) -> Opt
             with_edges(
                 b,
                 |i| y + h * i as f32 / b as f32,
-                |ys| {
-                    block_means(integral, xs, ys, |r, c| {
-                        r == 0 || c == 0 || r + 1 == b || c + 1 == b
-                    })
-                },
+                |ys| block_means(integral, xs, ys, |r, c| on_ring(r, c, b)),
             )
         },
     )

@@ -13,7 +13,7 @@ use super::ground::{describe_beside, GroundTest, SIDES};
 use super::halves;
 use super::lattice::{self, Axis};
 use super::pictures::{
-    describe, describe_face, frame_contrast, frame_distance, group, nearest_distances,
+    describe, describe_face, frame_contrast, frame_distance, frame_side, group, nearest_distances,
     shape_distance, shape_of, shapes_apart, Picture,
 };
 use super::pixels::{colour_dist, Integral};
@@ -1063,25 +1063,8 @@ fn read_known(
     board_from(grid, &sheet_like, &seen, inside, &cfg)
 }
 
-/// Which blocks of a `b × b` split a cell's frame holds, in its order, on `side` (0 top,
-/// 1 bottom, 2 left, 3 right), top to bottom or left to right.
-fn frame_side(frame: &[f32], b: usize, side: usize) -> Vec<[f32; 3]> {
-    (0..b)
-        .flat_map(|r| (0..b).map(move |c| (r, c)))
-        .filter(|&(r, c)| r == 0 || c == 0 || r + 1 == b || c + 1 == b)
-        .zip(frame.chunks_exact(3))
-        .filter(|&((r, c), _)| match side {
-            0 => r == 0,
-            1 => r + 1 == b,
-            2 => c == 0,
-            _ => c + 1 == b,
-        })
-        .map(|(_, v)| [v[0], v[1], v[2]])
-        .collect()
-}
-
 /// Whether the ground of cell `q` runs on into picture `p` across their shared edge
-/// (`p_side` of `p`, `q_side` of `q`): the two rows of edge blocks meet with no seam
+/// (`p_side` of `p`, `q_side` of `q`, indices into [`SIDES`]): the two rows of edge blocks meet with no seam
 /// ([`ReaderConfig::ground_seam`]) and half or more of `p`'s face shows `q`'s colour, lit or
 /// in shadow ([`ReaderConfig::local_ground_share`]). A tile's border or bevel makes a
 /// seam against the ground beside it, and its face shows its picture.
@@ -1093,10 +1076,7 @@ fn ground_runs_into(
     cfg: &ReaderConfig,
 ) -> bool {
     let b = cfg.blocks.max(1);
-    let (a, c) = (
-        frame_side(&p.frame, b, p_side),
-        frame_side(&q.frame, b, q_side),
-    );
+    let (a, c) = (frame_side(p, b, p_side), frame_side(q, b, q_side));
     if a.is_empty() || a.len() != c.len() {
         return false;
     }
@@ -1143,13 +1123,9 @@ fn ground_runs_on(
     while let Some(j) = todo.pop() {
         let Some(q) = pics[j].as_ref() else { continue };
         let (r, c) = ((j / cols) as i64, (j % cols) as i64);
-        // (row step, column step, side of the paired cell facing `q`, side of `q` facing it)
-        for (dr, dc, ps, qs) in [
-            (-1i64, 0i64, 1usize, 0usize),
-            (1, 0, 0, 1),
-            (0, -1, 3, 2),
-            (0, 1, 2, 3),
-        ] {
+        // The cell on side `side` of `q` faces it with its opposite side (top and bottom,
+        // left and right: `side ^ 1`).
+        for (side, &(dr, dc)) in SIDES.iter().enumerate() {
             let (rr, cc) = (r + dr, c + dc);
             if rr < 0 || cc < 0 || rr >= rows as i64 || cc >= cols as i64 {
                 continue;
@@ -1160,7 +1136,7 @@ fn ground_runs_on(
             }
             if pics[i]
                 .as_ref()
-                .is_some_and(|p| ground_runs_into(p, q, ps, qs, cfg))
+                .is_some_and(|p| ground_runs_into(p, q, side ^ 1, side, cfg))
             {
                 reached[i] = true;
                 todo.push(i);
@@ -1928,31 +1904,22 @@ mod cell_tests {
         assert_eq!(seen[0], Seen::Ground);
     }
 
-    #[test]
-    fn a_patterned_ground_seen_only_on_the_windows_sides_is_ground() {
-        // A 14×14 sheet: two rows of plain chrome on top and one at the bottom (so the
-        // ring's commonest colour is the chrome's), a patterned ground everywhere else
-        // (one picture, repeating), and a 4×4 board of eight pairs in its middle. The
-        // ground reaches the window's edge only on the left and right, 20 cells of 124.
-        let chrome = grey_picture(&[200.0; 100], 200.0);
+    /// A dark picture with a fine repeating pattern (a patterned ground, or a stone).
+    fn patterned() -> Picture {
         let v: Vec<f32> = (0..100u32).map(|i| (60 + (i * 13) % 40) as f32).collect();
-        let patterned = grey_picture(&v, 80.0);
-        let (rows, cols) = (14, 14);
-        let board = |r: usize, c: usize| (5..9).contains(&r) && (5..9).contains(&c);
-        let cells: Vec<Option<Picture>> = (0..rows * cols)
-            .map(|i| {
-                let (r, c) = (i / cols, i % cols);
-                Some(if r < 2 || r + 1 == rows {
-                    chrome.clone()
-                } else if board(r, c) {
-                    pictured(((r - 5) * 4 + c - 5) as u32 / 2)
-                } else {
-                    patterned.clone()
-                })
-            })
-            .collect();
+        grey_picture(&v, 80.0)
+    }
+
+    /// Sees a `rows × cols` sheet against the flat grey ground and asserts that the cells
+    /// `board` holds are paired and every other cell is ground.
+    fn assert_board_paired_rest_ground(
+        cells: &[Option<Picture>],
+        rows: usize,
+        cols: usize,
+        board: impl Fn(usize, usize) -> bool,
+    ) {
         let seen = see(
-            &cells,
+            cells,
             cols,
             &grey_ground(),
             &ring(rows, cols),
@@ -1971,14 +1938,38 @@ mod cell_tests {
     }
 
     #[test]
+    fn a_patterned_ground_seen_only_on_the_windows_sides_is_ground() {
+        // A 14×14 sheet: two rows of plain chrome on top and one at the bottom (so the
+        // ring's commonest colour is the chrome's), a patterned ground everywhere else
+        // (one picture, repeating), and a 4×4 board of eight pairs in its middle. The
+        // ground reaches the window's edge only on the left and right, 20 cells of 124.
+        let chrome = grey_picture(&[200.0; 100], 200.0);
+        let patterned = patterned();
+        let (rows, cols) = (14, 14);
+        let board = |r: usize, c: usize| (5..9).contains(&r) && (5..9).contains(&c);
+        let cells: Vec<Option<Picture>> = (0..rows * cols)
+            .map(|i| {
+                let (r, c) = (i / cols, i % cols);
+                Some(if r < 2 || r + 1 == rows {
+                    chrome.clone()
+                } else if board(r, c) {
+                    pictured(((r - 5) * 4 + c - 5) as u32 / 2)
+                } else {
+                    patterned.clone()
+                })
+            })
+            .collect();
+        assert_board_paired_rest_ground(&cells, rows, cols, board);
+    }
+
+    #[test]
     fn a_crowd_inside_the_ground_stays_on_the_board() {
         // A 12×12 sheet of plain grey ground with a 6×6 board in its middle: eight pairs
         // and twenty cells of one picture (stones, by the dozen). The crowd does not reach
         // the window's edge, so it is no ground: it stays paired, for the types stage to
         // wall off.
         let ground_pic = grey_picture(&[200.0; 100], 200.0);
-        let v: Vec<f32> = (0..100u32).map(|i| (60 + (i * 13) % 40) as f32).collect();
-        let stone = grey_picture(&v, 80.0);
+        let stone = patterned();
         let (rows, cols) = (12, 12);
         let board = |r: usize, c: usize| (3..9).contains(&r) && (3..9).contains(&c);
         let cells: Vec<Option<Picture>> = (0..rows * cols)
@@ -1994,23 +1985,7 @@ mod cell_tests {
                 })
             })
             .collect();
-        let seen = see(
-            &cells,
-            cols,
-            &grey_ground(),
-            &ring(rows, cols),
-            &ReaderConfig::default(),
-        );
-        for r in 0..rows {
-            for c in 0..cols {
-                let s = seen[r * cols + c];
-                if board(r, c) {
-                    assert!(matches!(s, Seen::Paired(_)), "{r},{c}: {s:?}");
-                } else {
-                    assert_eq!(s, Seen::Ground, "{r},{c}");
-                }
-            }
-        }
+        assert_board_paired_rest_ground(&cells, rows, cols, board);
     }
 
     #[test]
