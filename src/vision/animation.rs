@@ -24,6 +24,14 @@ use image::RgbaImage;
 /// theme's pink on pink) does not count; JPEG noise only makes the test more lenient.
 const GROUND_TOL: f32 = 10.0;
 
+/// The widest a link line may be, as a share of the pitch across it: the band of the run's
+/// colour straight across the line, measured at a quarter, half and three quarters of its
+/// length. Link lines drawn by games measured 0.03–0.18 of a pitch (KShisen's at every
+/// size from 5 px at a 28 px pitch to 10 px at 74 px, the bundled game's). A tile face of
+/// one flat colour (a dark jade face) can give a run that crosses a faint seam and has other
+/// colours a third of a pitch to its sides, yet its band is the face's height: 0.32–0.50.
+const LINK_BAND_MAX: f32 = 0.25;
+
 /// The [`ground_through_tiles`] share above which a lattice's "tiles" are mostly ground:
 /// not tiles at rest.
 pub const GROUND_THROUGH_MAX: f32 = 0.5;
@@ -232,14 +240,24 @@ fn scan(
         if !crosses || !ends {
             return false;
         }
-        // Thin: both sides differ from the run at three points along it.
+        // Thin: both sides differ from the run at three points along it, and straight
+        // across the run its colour spans a narrow band there.
+        let band_max = (pitch * LINK_BAND_MAX).max(4.0) as i64;
         [1, 2, 3].iter().all(|&k| {
             let m = a + (b - a) * k / 4;
             let ok = |s: i64| {
                 let (x, y) = side(m, s * off);
                 px(x, y).is_none_or(|p| colour_dist(p, c) > 40.0)
             };
-            ok(-1) && ok(1)
+            let band = |s: i64| {
+                (1..=off)
+                    .take_while(|&d| {
+                        let (x, y) = side(m, s * d);
+                        px(x, y).is_some_and(|p| colour_dist(p, c) <= 20.0)
+                    })
+                    .count() as i64
+            };
+            ok(-1) && ok(1) && band(-1) + band(1) < band_max
         }) && (!ring || {
             // In the ring, one ground on both sides at the middle (a link there runs over
             // background): a frame or panel edge along the board has different sides.
@@ -360,6 +378,45 @@ mod tests {
             ((97..103).contains(&y) && (138..142).contains(&x)).then_some(Rgba([30, 30, 30, 255]))
         });
         assert_eq!(find_link_line(&img, &grid), None);
+    }
+
+    /// Flat dark faces with lighter bands a third of a pitch above and below their centre
+    /// line and a seam of nearly the face's colour: between two marks at tile centres the
+    /// row's centre line is one run that crosses the seam with other colours to its sides,
+    /// but straight across it the face's colour spans most of the tile, not a thin line.
+    #[test]
+    fn a_run_across_flat_faces_is_no_link() {
+        let grid = Grid {
+            origin: (40.0, 40.0),
+            pitch: (40.0, 40.0),
+            rows: 3,
+            cols: 4,
+        };
+        let img = RgbaImage::from_fn(240, 200, |x, y| {
+            let (u, v) = ((x as f32 - 40.0) / 40.0, (y as f32 - 40.0) / 40.0);
+            if u < 0.0 || v < 0.0 || u >= 4.0 || v >= 3.0 {
+                return Rgba([48, 76, 112, 255]);
+            }
+            let (fx, fy) = (u.fract() * 40.0, v.fract() * 40.0);
+            let mark = (fx - 20.0).abs() < 2.0 && (fy - 20.0).abs() < 2.0;
+            if mark || (12.0..16.0).contains(&(fy - 20.0).abs()) {
+                Rgba([235, 225, 200, 255])
+            } else if fx < 2.0 {
+                Rgba([140, 22, 22, 255])
+            } else {
+                Rgba([150, 20, 20, 255])
+            }
+        });
+        assert_eq!(find_link_line(&img, &grid), None);
+        // The same faces with a thin line of their colour's contrast drawn from (1, 1)'s
+        // centre to (1, 2)'s: a link.
+        let mut linked = img.clone();
+        for x in 100..=140 {
+            for y in 98..=102 {
+                linked.put_pixel(x, y, Rgba([40, 200, 40, 255]));
+            }
+        }
+        assert!(find_link_line(&linked, &grid).is_some());
     }
 
     /// Opaque tiles hide the ground; small sprites at the same places show it through.

@@ -889,37 +889,13 @@ fn locate_and_read(
         rows: rect.rows(),
         cols: rect.cols(),
     };
-    let reading = read_known(frame, &grid, cfg, Found::InFrame)?;
-    // An edge line read all empty shows no pixel of the board (a row of look-alike 3-D
-    // sides or shadows paired into the extent): the board ends before it, unless a hint
-    // fixes that axis.
-    let (mut t, mut b, mut l, mut r) = (0usize, grid.rows, 0usize, grid.cols);
-    let empty_row = |row: usize, l: usize, r: usize| {
-        (l..r).all(|c| reading.board.get(Pos::new(row, c)) == Cell::Empty)
-    };
-    let empty_col = |col: usize, t: usize, b: usize| {
-        (t..b).all(|rr| reading.board.get(Pos::new(rr, col)) == Cell::Empty)
-    };
-    if hints.rows.is_none() {
-        while b > t + 1 && empty_row(t, l, r) {
-            t += 1;
+    let (reading, tally) = read_unjudged(frame, &grid, cfg, Found::InFrame)?;
+    let reading = match trimmed_extent(&reading, hints) {
+        None => {
+            judge(&tally, cfg)?;
+            reading
         }
-        while b > t + 1 && empty_row(b - 1, l, r) {
-            b -= 1;
-        }
-    }
-    if hints.cols.is_none() {
-        while r > l + 1 && empty_col(l, t, b) {
-            l += 1;
-        }
-        while r > l + 1 && empty_col(r - 1, t, b) {
-            r -= 1;
-        }
-    }
-    let reading = if (t, b, l, r) == (0, grid.rows, 0, grid.cols) {
-        reading
-    } else {
-        read_known(frame, &grid.sub(t..b, l..r), cfg, Found::InFrame)?
+        Some((rows, cols)) => read_known(frame, &grid.sub(rows, cols), cfg, Found::InFrame)?,
     };
     // A lattice at half the tiles' pitch reads each tile as two cells whose pictures stay
     // together; at twice the pitch, on an axis no hint fixes, the cells read whole. Kept
@@ -938,6 +914,66 @@ fn locate_and_read(
         _ => reading,
     };
     Ok(calibrated(frame, reading, cfg))
+}
+
+/// The board's extent without the edge lines that show none of it, when there are any:
+/// `None` when every edge line stays. An edge line that holds no tile with a twin shows no
+/// board. Read all empty, it is a row of look-alike 3-D sides or shadows that paired into
+/// the extent; holding lone pictures besides (unsure obstacles: no twin, no type), it is
+/// the tiles' 3-D side over a photo ground whose leaves match no ground cell. A 3-D side
+/// is one line deep, so one such line goes per side, and only when every one of the
+/// reading's lone pictures goes with them: a lone picture left on the board says it is
+/// being redrawn, and the verdict on the rest should see it. An axis a hint fixes keeps
+/// its lines.
+fn trimmed_extent(
+    reading: &Reading,
+    hints: &Hints,
+) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+    let board = &reading.board;
+    let empty = |p: Pos| board.get(p) == Cell::Empty;
+    let lone = |p: Pos| board.get(p) == Cell::Obstacle && reading.unsure.contains(&p);
+    // Edge lines all empty, then (when `sides` allows) one more per side that holds
+    // nothing but empty cells and lone pictures.
+    let trim = |sides: bool| {
+        let (mut t, mut b, mut l, mut r) = (0usize, board.rows(), 0usize, board.cols());
+        let row = |row: usize, l: usize, r: usize| (l..r).map(move |c| Pos::new(row, c));
+        let col = |col: usize, t: usize, b: usize| (t..b).map(move |rr| Pos::new(rr, col));
+        let mut side_left = [sides; 4];
+        let mut goes = |cells: &mut dyn Iterator<Item = Pos>, side: usize| {
+            let cells: Vec<Pos> = cells.collect();
+            if cells.iter().all(|&p| empty(p)) {
+                return true;
+            }
+            let bare = side_left[side] && cells.iter().all(|&p| empty(p) || lone(p));
+            side_left[side] &= !bare;
+            bare
+        };
+        if hints.rows.is_none() {
+            while b > t + 1 && goes(&mut row(t, l, r), 0) {
+                t += 1;
+            }
+            while b > t + 1 && goes(&mut row(b - 1, l, r), 1) {
+                b -= 1;
+            }
+        }
+        if hints.cols.is_none() {
+            while r > l + 1 && goes(&mut col(l, t, b), 2) {
+                l += 1;
+            }
+            while r > l + 1 && goes(&mut col(r - 1, t, b), 3) {
+                r -= 1;
+            }
+        }
+        (t..b, l..r)
+    };
+    let whole = (0..board.rows(), 0..board.cols());
+    let bare = trim(true);
+    let keeps_no_lone = board
+        .positions()
+        .filter(|&p| lone(p))
+        .all(|p| !bare.0.contains(&p.row) || !bare.1.contains(&p.col));
+    let cut = if keeps_no_lone { bare } else { trim(false) };
+    (cut != whole).then_some(cut)
 }
 
 /// Cells a reading is not sure of: unsure ones, and selected ones (a tile out of line
@@ -990,10 +1026,28 @@ fn read_known(
     cfg: &ReaderConfig,
     found: Found,
 ) -> Result<Reading, ReadError> {
+    let (reading, tally) = read_unjudged(frame, grid, cfg, found)?;
     let min_tiles = match found {
         Found::InFrame => cfg.min_tiles,
         Found::Given => 0,
     };
+    judge(
+        &tally,
+        &ReaderConfig {
+            min_tiles,
+            ..cfg.clone()
+        },
+    )?;
+    Ok(reading)
+}
+
+/// The cells of a known grid and what they came to, before the verdict on them.
+fn read_unjudged(
+    frame: &RgbaImage,
+    grid: &Grid,
+    cfg: &ReaderConfig,
+    found: Found,
+) -> Result<(Reading, Tally), ReadError> {
     let (fw, fh) = frame.dimensions();
     let (bx, by, bw, bh) = grid.bounds();
     if grid.rows == 0
@@ -1056,11 +1110,7 @@ fn read_known(
         ground_runs_on(&pics, rows, cols, &mut seen, cfg);
     }
     let sheet_like = SheetCells { rows, cols, pics };
-    let cfg = ReaderConfig {
-        min_tiles,
-        ..cfg.clone()
-    };
-    board_from(grid, &sheet_like, &seen, inside, &cfg)
+    board_from(grid, &sheet_like, &seen, inside, cfg)
 }
 
 /// Whether the ground of cell `q` runs on into picture `p` across their shared edge
@@ -1389,7 +1439,7 @@ fn board_from(
     seen: &[Seen],
     inside: impl Fn(usize) -> bool,
     cfg: &ReaderConfig,
-) -> Result<Reading, ReadError> {
+) -> Result<(Reading, Tally), ReadError> {
     let cells: Vec<usize> = (0..s.rows * s.cols).filter(|&i| inside(i)).collect();
     // Groups present on the board and their counts there.
     let mut count = std::collections::BTreeMap::<usize, usize>::new();
@@ -1617,24 +1667,23 @@ fn board_from(
         }
     }
     let tiles = kind.iter().flatten().count() + lone_unmatched;
-    judge(
-        &Tally {
+    unsure.sort();
+    selected.sort();
+    Ok((
+        Reading {
+            grid: *grid,
+            board,
+            unsure,
+            selected,
+        },
+        Tally {
             tiles,
             lone: lone_unmatched,
             odd,
             rows: grid.rows,
             cols: grid.cols,
         },
-        cfg,
-    )?;
-    unsure.sort();
-    selected.sort();
-    Ok(Reading {
-        grid: *grid,
-        board,
-        unsure,
-        selected,
-    })
+    ))
 }
 
 #[cfg(test)]
@@ -2037,6 +2086,48 @@ mod cell_tests {
         let b = &r.board;
         assert_eq!(b.tile_count(), 2, "{b}");
         assert_eq!(b.get(Pos::new(1, 2)), b.get(Pos::new(1, 3)), "{b}");
+    }
+
+    /// A reading of `text` ('#' lone pictures, unsure) on a 40 px grid.
+    fn lone_reading(text: &str) -> Reading {
+        let board = Board::parse(text).expect("board");
+        let unsure = board
+            .positions()
+            .filter(|&p| board.get(p) == Cell::Obstacle)
+            .collect();
+        Reading {
+            grid: Grid {
+                origin: (40.0, 40.0),
+                pitch: (40.0, 40.0),
+                rows: board.rows(),
+                cols: board.cols(),
+            },
+            board,
+            unsure,
+            selected: Vec::new(),
+        }
+    }
+
+    /// An edge line with no tile that pairs, only lone pictures and empty cells (the
+    /// tiles' 3-D side over a photo ground), is no part of the board; empty edge lines go
+    /// too. A lone picture inside the board keeps every line that holds one, and so does a
+    /// second such line on one side (a 3-D side is one line deep) or a hint on that axis.
+    #[test]
+    fn an_edge_line_of_lone_pictures_is_no_part_of_the_board() {
+        let none = Hints::default();
+        let side = lone_reading("ABCD#\nCDAB.\nBADC#\n.....");
+        assert_eq!(trimmed_extent(&side, &none), Some((0..3, 0..4)));
+        let inside = lone_reading("AB#D#\nCDAB.\nBADC#\n.....");
+        assert_eq!(trimmed_extent(&inside, &none), Some((0..3, 0..5)));
+        let two_deep = lone_reading("ABC##\nCDA.#\nBAC#.");
+        assert_eq!(trimmed_extent(&two_deep, &none), None);
+        let hinted = Hints {
+            cols: Some(5),
+            ..Hints::default()
+        };
+        assert_eq!(trimmed_extent(&side, &hinted), Some((0..3, 0..5)));
+        let full = lone_reading("ABCD\nCDAB");
+        assert_eq!(trimmed_extent(&full, &none), None);
     }
 
     #[test]
