@@ -256,7 +256,11 @@ fn choose(
                 // together wherever it lies, tiles dealt at random do not.
                 let lumped = halves::lumps(l, &g, &cfg) == Some(true)
                     || halves::lumps(&g, l, &cfg) == Some(false);
-                if halved || lumped || verdict::replaces(l, &g, frame, &cfg) {
+                if halved
+                    || lumped
+                    || verdict::fragment_of(l, &g)
+                    || verdict::replaces(l, &g, frame, &cfg)
+                {
                     return (Ok(g), ReaderChoice::General);
                 }
                 match verdict::crossing(l, &g, frame, &cfg) {

@@ -425,6 +425,33 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
 /// A cell of a lattice (row, column) and its picture.
 type CellPicture = ((i64, i64), Picture);
 
+/// Whether `first` reads only a fragment of what `other` reads: two sure readings on
+/// lattices of one pitch that do not line up ([`aligned_grids`]), over overlapping parts
+/// of the frame,
+/// `other` with at least [`FRAGMENT_RATIO`] times `first`'s tiles. Tiles of a type are one
+/// sprite wherever they lie, so a lattice laid on the board pairs them across all of it;
+/// a reading that pairs a few strips of 3-D sides or chrome beside or over the board while
+/// another pairs the whole board's faces has found something that repeats, not the board
+/// (a KShisen 30×16 board read as a 2×22 strip of tile tops above it).
+pub fn fragment_of(first: &Reading, other: &Reading) -> bool {
+    let (a, b) = (&first.grid, &other.grid);
+    let (ax, ay, aw, ah) = a.bounds();
+    let (bx, by, bw, bh) = b.bounds();
+    let overlap = ax < bx + bw && bx < ax + aw && ay < by + bh && by < ay + ah;
+    // Lattices of one pitch: at another pitch the cells themselves differ (a tile read as
+    // three cells counts three times).
+    let same_pitch = (a.pitch.0 - b.pitch.0).abs() <= 0.05 * a.pitch.0
+        && (a.pitch.1 - b.pitch.1).abs() <= 0.05 * a.pitch.1;
+    overlap
+        && same_pitch
+        && aligned_grids(a, b).is_none()
+        && other.board.tile_count() as f32 >= FRAGMENT_RATIO * first.board.tile_count() as f32
+}
+
+/// How many times the tiles of a reading on another lattice make the first a fragment of
+/// it ([`fragment_of`]).
+pub const FRAGMENT_RATIO: f32 = 2.0;
+
 /// How `other`'s lattice lies on `first`'s: `other`'s cell (r, c) is `first`'s
 /// (r + dr, c + dc), when the pitches agree within 5 % and the origins lie a whole number
 /// of cells apart (within 0.3 of a cell); `None` otherwise.
@@ -905,6 +932,40 @@ mod tests {
         };
         let other = reading(half, "AABB\nAABB\nCCDD\nCCDD\nEE..\nEE..");
         assert!(!replaces(&first, &other, &img, &cfg));
+    }
+
+    /// A strip of two rows read on a lattice half a cell off the one another reading lays
+    /// over the whole board is a fragment of it; the same strip on the board's own lattice,
+    /// a lattice at a third of the pitch (each tile three cells), or a board elsewhere in
+    /// the frame is not.
+    #[test]
+    fn a_strip_beside_a_whole_board_is_a_fragment() {
+        let board = Grid {
+            origin: (40.0, 100.0),
+            pitch: (30.0, 40.0),
+            rows: 6,
+            cols: 8,
+        };
+        let whole = reading(
+            board,
+            "ABCDEFGH\nHGFEDCBA\nIJKLMNOP\nPONMLKJI\nQRSTUVWX\nXWVUTSRQ",
+        );
+        let strip = |origin: (f32, f32), pitch: (f32, f32)| {
+            reading(
+                Grid {
+                    origin,
+                    pitch,
+                    rows: 2,
+                    cols: 6,
+                },
+                "ABABAB\nBABABA",
+            )
+        };
+        assert!(fragment_of(&strip((55.0, 80.0), (30.0, 40.0)), &whole));
+        assert!(!fragment_of(&strip((40.0, 100.0), (30.0, 40.0)), &whole));
+        assert!(!fragment_of(&strip((55.0, 80.0), (30.0, 13.3)), &whole));
+        assert!(!fragment_of(&strip((55.0, 400.0), (30.0, 40.0)), &whole));
+        assert!(!fragment_of(&whole, &strip((55.0, 80.0), (30.0, 40.0))));
     }
 
     #[test]
