@@ -243,8 +243,8 @@ pub fn split_two_sprite_types(
 ///   part is farther from the other part than from its nearest twin of `other`'s type
 ///   (which may lie among the cells `first` did not call tiles);
 /// - cells `first` calls obstacles or tiles and `other` empty (or leaves off its board)
-///   show the ground: each lies as near the cells both read as empty as those lie to one
-///   another (within [`ReaderConfig::ground_apart_ratio`] times the 90th percentile of
+///   show the ground where `other`'s lattice puts them: each lies as near the cells both
+///   read as empty as those lie to one another (within [`ReaderConfig::ground_apart_ratio`] times the 90th percentile of
 ///   their nearest-neighbour distances, and never less than [`ReaderConfig::same_floor`]),
 ///   whole or, beside a tile, without the band of [`ReaderConfig::overhang_share`] that
 ///   the tile's 3-D side and shadow may cover. An obstacle or a tile is drawn over the
@@ -288,15 +288,20 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     // pixel (a lattice fitted to a board flush with the window's edge), whole or without
     // the band on one side.
     let (fw, fh) = (frame.width() as f32, frame.height() as f32);
-    let trimmed_pic = |(r, c): (i64, i64), side: Option<usize>| {
-        let (x, y, w, h) = ga.cell_rect(r as i32, c as i32);
-        let (x1, y1) = ((x + w).min(fw), (y + h).min(fh));
-        let (x, y) = (x.max(0.0), y.max(0.0));
-        if x1 - x < w - 0.5 || y1 - y < h - 0.5 {
-            return None;
+    // `first`'s cell (r, c) on `grid`, whose cell (r - sr, c - sc) it is.
+    let cell_on = |grid: Grid, (sr, sc): (i64, i64)| {
+        let integral = &integral;
+        move |(r, c): (i64, i64), side: Option<usize>| {
+            let (x, y, w, h) = grid.cell_rect((r - sr) as i32, (c - sc) as i32);
+            let (x1, y1) = ((x + w).min(fw), (y + h).min(fh));
+            let (x, y) = (x.max(0.0), y.max(0.0));
+            if x1 - x < w - 0.5 || y1 - y < h - 0.5 {
+                return None;
+            }
+            describe_beside(integral, (x, y, x1 - x, y1 - y), side, cfg)
         }
-        describe_beside(&integral, (x, y, x1 - x, y1 - y), side, cfg)
     };
+    let trimmed_pic = cell_on(*ga, (0, 0));
     let pic = |cell: (i64, i64)| trimmed_pic(cell, None);
     if !contested.is_empty() {
         // Which of a cell's four neighbours `other` reads as tiles: a tile's ring takes in
@@ -357,7 +362,10 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
             .flat_map(|r| (c0 - 1..c1 + 1).map(move |c| (r, c)))
             .filter(|&(r, c)| at(a, r, c) == Cell::Empty && at(b, r - dr, c - dc) == Cell::Empty)
             .collect();
-        let mut ground = GroundTest::new(trimmed_pic, &empties, cfg);
+        // Judged where `other` puts those cells: on a lattice a few pixels off the
+        // tiles' (within the 0.3 of a cell `aligned` allows), `first`'s cells past the
+        // board take in the last tiles' edges and show no ground there.
+        let mut ground = GroundTest::new(cell_on(other.grid, (dr, dc)), &empties, cfg);
         let tile_either = |r: i64, c: i64| {
             matches!(at(a, r, c), Cell::Tile(_)) || matches!(at(b, r - dr, c - dc), Cell::Tile(_))
         };
@@ -736,6 +744,36 @@ mod tests {
             cols: 4,
         };
         (img, grid)
+    }
+
+    /// A reading on a lattice 11 px left of the tiles' takes the column past the board's
+    /// right edge, where the tiles' 3-D side falls, as obstacles: on that lattice each of
+    /// its cells holds the last tiles' edge and the side, more than one side's band; where
+    /// the other reading puts the column (off its board) it shows the side and the ground.
+    #[test]
+    fn ground_is_judged_where_the_other_reading_puts_it() {
+        let cfg = ReaderConfig::default();
+        let (small, grid) = board_frame(["1122", "3344", "5566"]);
+        // Room for a ring of ground cells all round, and a 3-D side right of the board.
+        let mut img = RgbaImage::from_pixel(280, 240, Rgba([120, 120, 120, 255]));
+        image::imageops::replace(&mut img, &small, 40, 40);
+        for y in 60..180 {
+            for x in 220..234 {
+                img.put_pixel(x, y, Rgba([70, 70, 70, 255]));
+            }
+        }
+        let grid = Grid {
+            origin: (60.0, 60.0),
+            ..grid
+        };
+        let other = reading(grid, "AABB\nCCDD\nEEFF");
+        let off = Grid {
+            origin: (49.0, 60.0),
+            cols: 5,
+            ..grid
+        };
+        let first = reading(off, "AABB#\nCCDD#\nEEFF#");
+        assert!(replaces(&first, &other, &img, &cfg));
     }
 
     #[test]
