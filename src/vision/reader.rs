@@ -936,11 +936,10 @@ fn trimmed_extent(
     // nothing but empty cells and lone pictures.
     let trim = |sides: bool| {
         let (mut t, mut b, mut l, mut r) = (0usize, board.rows(), 0usize, board.cols());
-        let row = |row: usize, l: usize, r: usize| (l..r).map(move |c| Pos::new(row, c));
-        let col = |col: usize, t: usize, b: usize| (t..b).map(move |rr| Pos::new(rr, col));
+        let row = |row: usize, l: usize, r: usize| (l..r).map(|c| Pos::new(row, c)).collect();
+        let col = |col: usize, t: usize, b: usize| (t..b).map(|rr| Pos::new(rr, col)).collect();
         let mut side_left = [sides; 4];
-        let mut goes = |cells: &mut dyn Iterator<Item = Pos>, side: usize| {
-            let cells: Vec<Pos> = cells.collect();
+        let mut goes = |cells: Vec<Pos>, side: usize| {
             if cells.iter().all(|&p| empty(p)) {
                 return true;
             }
@@ -949,18 +948,18 @@ fn trimmed_extent(
             bare
         };
         if hints.rows.is_none() {
-            while b > t + 1 && goes(&mut row(t, l, r), 0) {
+            while b > t + 1 && goes(row(t, l, r), 0) {
                 t += 1;
             }
-            while b > t + 1 && goes(&mut row(b - 1, l, r), 1) {
+            while b > t + 1 && goes(row(b - 1, l, r), 1) {
                 b -= 1;
             }
         }
         if hints.cols.is_none() {
-            while r > l + 1 && goes(&mut col(l, t, b), 2) {
+            while r > l + 1 && goes(col(l, t, b), 2) {
                 l += 1;
             }
-            while r > l + 1 && goes(&mut col(r - 1, t, b), 3) {
+            while r > l + 1 && goes(col(r - 1, t, b), 3) {
                 r -= 1;
             }
         }

@@ -244,8 +244,9 @@ pub fn split_two_sprite_types(
 ///   (which may lie among the cells `first` did not call tiles);
 /// - cells `first` calls obstacles or tiles and `other` empty (or leaves off its board)
 ///   show the ground where `other`'s lattice puts them: each lies as near the cells both
-///   read as empty as those lie to one another (within [`ReaderConfig::ground_apart_ratio`] times the 90th percentile of
-///   their nearest-neighbour distances, and never less than [`ReaderConfig::same_floor`]),
+///   read as empty as those lie to one another (within
+///   [`ReaderConfig::ground_apart_ratio`] times the 90th percentile of their
+///   nearest-neighbour distances, and never less than [`ReaderConfig::same_floor`]),
 ///   whole or, beside a tile, without the band of [`ReaderConfig::overhang_share`] that
 ///   the tile's 3-D side and shadow may cover. An obstacle or a tile is drawn over the
 ///   ground and stands apart from it.
@@ -434,24 +435,21 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
 type CellPicture = ((i64, i64), Picture);
 
 /// Whether `first` reads only a fragment of what `other` reads: two sure readings on
-/// lattices of one pitch that do not line up ([`aligned_grids`]), over overlapping parts
-/// of the frame,
-/// `other` with at least [`FRAGMENT_RATIO`] times `first`'s tiles. Tiles of a type are one
-/// sprite wherever they lie, so a lattice laid on the board pairs them across all of it;
-/// a reading that pairs a few strips of 3-D sides or chrome beside or over the board while
-/// another pairs the whole board's faces has found something that repeats, not the board
-/// (a KShisen 30×16 board read as a 2×22 strip of tile tops above it).
+/// lattices of one pitch (within 5 %) that do not line up ([`aligned_grids`]), over
+/// overlapping parts of the frame, `other` with at least [`FRAGMENT_RATIO`] times
+/// `first`'s tiles. Tiles of a type are one sprite wherever they lie, so a lattice laid on
+/// the board pairs them across all of it; a reading that pairs a few strips of 3-D sides
+/// or chrome beside or over the board while another pairs the whole board's faces has
+/// found something that repeats, not the board (a KShisen 30×16 board read as a 2×22
+/// strip of tile tops above it). At another pitch the cells themselves differ (a tile
+/// read as three cells counts three times), so such readings are not compared this way.
 pub fn fragment_of(first: &Reading, other: &Reading) -> bool {
     let (a, b) = (&first.grid, &other.grid);
     let (ax, ay, aw, ah) = a.bounds();
     let (bx, by, bw, bh) = b.bounds();
     let overlap = ax < bx + bw && bx < ax + aw && ay < by + bh && by < ay + ah;
-    // Lattices of one pitch: at another pitch the cells themselves differ (a tile read as
-    // three cells counts three times).
-    let same_pitch = (a.pitch.0 - b.pitch.0).abs() <= 0.05 * a.pitch.0
-        && (a.pitch.1 - b.pitch.1).abs() <= 0.05 * a.pitch.1;
     overlap
-        && same_pitch
+        && same_pitch(a, b)
         && aligned_grids(a, b).is_none()
         && other.board.tile_count() as f32 >= FRAGMENT_RATIO * first.board.tile_count() as f32
 }
@@ -471,15 +469,19 @@ fn aligned(first: &Reading, other: &Reading) -> Option<(i64, i64)> {
 /// pitches agree within 5 % and the origins lie a whole number of cells apart (within 0.3
 /// of a cell); `None` otherwise.
 pub fn aligned_grids(ga: &Grid, gb: &Grid) -> Option<(i64, i64)> {
-    let same_pitch = (ga.pitch.0 - gb.pitch.0).abs() <= 0.05 * ga.pitch.0
-        && (ga.pitch.1 - gb.pitch.1).abs() <= 0.05 * ga.pitch.1;
     let shift = |oa: f32, ob: f32, p: f32| {
         let k = (ob - oa) / p;
         ((k - k.round()).abs() <= 0.3).then_some(k.round() as i64)
     };
     let dc = shift(ga.origin.0, gb.origin.0, ga.pitch.0)?;
     let dr = shift(ga.origin.1, gb.origin.1, ga.pitch.1)?;
-    same_pitch.then_some((dr, dc))
+    same_pitch(ga, gb).then_some((dr, dc))
+}
+
+/// Whether `gb`'s pitch agrees with `ga`'s within 5 % on both axes.
+fn same_pitch(ga: &Grid, gb: &Grid) -> bool {
+    (ga.pitch.0 - gb.pitch.0).abs() <= 0.05 * ga.pitch.0
+        && (ga.pitch.1 - gb.pitch.1).abs() <= 0.05 * ga.pitch.1
 }
 
 /// The cell of `board` at (r, c), which may lie off it (then empty).
