@@ -240,10 +240,13 @@ fn scan(
         if !crosses || !ends {
             return false;
         }
-        // Thin: both sides differ from the run at three points along it, and straight
-        // across the run its colour spans a narrow band there.
+        // Thin: straight across the run its colour spans a narrow band at three points
+        // along it, and both sides differ from it at two of those points at least (a tile
+        // under the line can carry a symbol of the line's own colour right where one side
+        // is sampled: KShisen's traditional tiles have red numerals in a corner).
         let band_max = (pitch * LINK_BAND_MAX).max(4.0) as i64;
-        [1, 2, 3].iter().all(|&k| {
+        let mut sides_differ = 0;
+        let thin = [1, 2, 3].iter().all(|&k| {
             let m = a + (b - a) * k / 4;
             let ok = |s: i64| {
                 let (x, y) = side(m, s * off);
@@ -257,18 +260,21 @@ fn scan(
                     })
                     .count() as i64
             };
-            ok(-1) && ok(1) && band(-1) + band(1) < band_max
-        }) && (!ring || {
-            // In the ring, one ground on both sides at the middle (a link there runs over
-            // background): a frame or panel edge along the board has different sides.
-            let m = (a + b) / 2;
-            let (x0, y0) = side(m, -off);
-            let (x1, y1) = side(m, off);
-            match (px(x0, y0), px(x1, y1)) {
-                (Some(p), Some(q)) => colour_dist(p, q) <= 40.0,
-                _ => false,
-            }
-        })
+            sides_differ += (ok(-1) && ok(1)) as usize;
+            band(-1) + band(1) < band_max
+        });
+        thin && sides_differ >= 2
+            && (!ring || {
+                // In the ring, one ground on both sides at the middle (a link there runs over
+                // background): a frame or panel edge along the board has different sides.
+                let m = (a + b) / 2;
+                let (x0, y0) = side(m, -off);
+                let (x1, y1) = side(m, off);
+                match (px(x0, y0), px(x1, y1)) {
+                    (Some(p), Some(q)) => colour_dist(p, q) <= 40.0,
+                    _ => false,
+                }
+            })
     };
     while t <= range.1 {
         let (x, y) = on(t);
@@ -350,6 +356,25 @@ mod tests {
             "{found:?}"
         );
         assert!(check_link_line(&img, &grid).is_err());
+    }
+
+    /// A straight link down a column whose tile carries a mark of the line's own colour
+    /// right where one side of the line is sampled (a red numeral in a face's corner) is
+    /// still found: its other sample points have other colours on both sides.
+    #[test]
+    fn a_link_beside_a_mark_of_its_own_colour_is_found() {
+        // From the centre of (0, 1) (x 100, y 60) to the centre of (2, 1) (y 140); the mark
+        // sits at (1, 1)'s centre height, 14 px (a third of a pitch) to the line's right.
+        let (img, grid) = board_frame(|x, y| {
+            let line = (60..141).contains(&y) && (97..103).contains(&x);
+            let mark = (97..104).contains(&y) && (111..118).contains(&x);
+            (line || mark).then(red).flatten()
+        });
+        let found = find_link_line(&img, &grid);
+        assert!(
+            found.as_deref().is_some_and(|p| p.starts_with("column 1")),
+            "{found:?}"
+        );
     }
 
     /// A bar from a tile's centre across the seam into the next tile that ends there without
