@@ -176,11 +176,15 @@ fn kshisen_frames_read_exactly() {
     let failed = run(&dir);
     // Known failures, by name: a new failure and a silent fix both show here.
     // Frames the stage reader does not read yet (what each shows is in docs/vision.md): a
-    // jade tile's selection not reported (the board reads exactly).
-    let known: Vec<String> = ["s0-jade-wood_light-mid06sel"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    // jade tile's selection not reported (the board reads exactly); cells emptied on a
+    // photo ground that read as a type of tiles, unsure.
+    let known: Vec<String> = [
+        "s0-jade-wood_light-mid06sel",
+        "s3-traditional-summerfield-w1024-mid06",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     assert_eq!(failed, known, "KShisen frames that do not read exactly");
 }
 

@@ -1597,6 +1597,18 @@ fn board_from(
             }
         }
     }
+    // A game shows one tile selected, or a hinted pair of one type: more joins into one
+    // type are no selections, and the cells joined stay in it but unsure.
+    let mut joins = std::collections::HashMap::<usize, Vec<Pos>>::new();
+    for &k in &lone {
+        if let (Some(g), true) = (kind[k], selected.contains(&pos_of(k))) {
+            joins.entry(g).or_default().push(pos_of(k));
+        }
+    }
+    for crowd in joins.into_values().filter(|v| v.len() > cfg.max_selected) {
+        selected.retain(|p| !crowd.contains(p));
+        unsure.extend(crowd);
+    }
     // A selection that only frames or tints a tile's border leaves its face alike to its
     // twins', so it stays in its type: find it by the frame instead. Twins are one sprite,
     // so their frames match too (a neighbour's side or shadow touches under half of the
@@ -2326,6 +2338,39 @@ mod cell_tests {
             );
             assert!(r.selected.is_empty(), "{:?}\n{}", r.selected, r.board);
         }
+    }
+
+    /// Four tiles of one type each marked in another corner (a mark no twin shares) join
+    /// it by shape as four selections, more than a game shows at once: they stay in their
+    /// type, unsure. One such tile alone is a selection.
+    #[test]
+    fn more_joins_into_one_type_than_a_selection_are_unsure() {
+        let corners = [(6, 6), (22, 6), (6, 22), (22, 22)];
+        let marked = |n: usize| {
+            move |img: &mut RgbaImage, x: u32, y: u32, i: usize, k: u32| {
+                tile(img, x, y, k, false);
+                if i >= 8 && i < 8 + n {
+                    let (mx, my) = corners[i - 8];
+                    for dy in 0..8 {
+                        for dx in 0..8 {
+                            img.put_pixel(x + mx + dx, y + my + dy, Rgba([0, 0, 0, 255]));
+                        }
+                    }
+                }
+            }
+        };
+        let kinds = [1, 2, 3, 4, 2, 3, 4, 1, 1, 1, 1, 1];
+        let r = read_drawn(&kinds, 4, GREEN, marked(4));
+        let b = &r.board;
+        let joined: Vec<Pos> = (0..4).map(|c| Pos::new(2, c)).collect();
+        for &p in &joined {
+            assert_eq!(b.get(p), b.get(Pos::new(0, 0)), "{b}");
+        }
+        assert_eq!(r.unsure, joined, "{b}");
+        assert!(r.selected.is_empty(), "{:?}\n{b}", r.selected);
+        let r = read_drawn(&kinds, 4, GREEN, marked(1));
+        assert!(r.unsure.is_empty(), "{:?}\n{}", r.unsure, r.board);
+        assert_eq!(r.selected, vec![Pos::new(2, 0)], "{}", r.board);
     }
 
     #[test]
