@@ -1510,6 +1510,8 @@ fn board_from(
     // Two lone pictures that match each other's shape far better than any type's are a
     // pair whose twin is tinted (the player selected one of the last two of a type): the
     // one whose frame strays further from the frame the tiles share is the selected one.
+    // Not when either's frame is the ground's far more than the tiles' (cells past the
+    // board's edge that hold its 3-D side over a photo ground can match each other so).
     let left: Vec<usize> = lone
         .iter()
         .copied()
@@ -1531,6 +1533,19 @@ fn board_from(
             .fold(f32::INFINITY, f32::min)
     };
     let pic = |k: usize| s.pics[cells[k]].as_ref().expect("a seen cell is described");
+    let ground_pics: Vec<&Picture> = (0..s.rows * s.cols)
+        .filter(|&i| seen[i] == Seen::Ground)
+        .filter_map(|i| s.pics[i].as_ref())
+        .collect();
+    let ground_framed = |p: &Picture| {
+        let to_ground = ground_pics
+            .iter()
+            .map(|q| frame_distance(p, q))
+            .fold(f32::INFINITY, f32::min);
+        common
+            .as_ref()
+            .is_some_and(|c| to_ground * cfg.ground_frame_ratio < frame_distance(p, c))
+    };
     let pos_of = |k: usize| Pos::new(cells[k] / s.cols - 1, cells[k] % s.cols - 1);
     for (ai, &a) in left.iter().enumerate() {
         if kind[a].is_some() {
@@ -1556,6 +1571,9 @@ fn board_from(
             .min_by(|x, y| x.0.total_cmp(&y.0))
             .map(|x| x.1);
         if d * cfg.shape_join_ratio >= rival || b_best != Some(a) {
+            continue;
+        }
+        if [a, b].iter().any(|&k| ground_framed(pic(k))) {
             continue;
         }
         kind[a] = Some(next_group);
@@ -2156,6 +2174,42 @@ mod cell_tests {
         assert_eq!(r.unsure, vec![Pos::new(0, 4)], "{b}");
         assert_eq!(b.get(Pos::new(1, 4)), Cell::Empty, "{b}");
         assert_eq!(b.tile_count(), 8, "{b}");
+    }
+
+    /// Three cells past the board's right column show the ground with the board's golden
+    /// 3-D side along their left edge; over two of them the ground is lit brighter inside
+    /// (a photo ground's light patch). Those two match each other's shape once the light is
+    /// taken out, as the last two of a type with one tinted would, but their frames are the
+    /// ground's, not the tiles': they are no pair of tiles.
+    #[test]
+    fn two_lone_pictures_framed_as_ground_are_no_tinted_pair() {
+        let kinds = [1, 2, 3, 4, 8, 1, 2, 3, 4, 9, 5, 6, 5, 6, 7];
+        let r = read_drawn(&kinds, 5, GREEN, |img, x, y, _, k| match k {
+            7..=9 => {
+                // Cell 9 is cell 8 in a dimmer light: every colour scaled down.
+                let (lift, light) = [(0u8, 10u32), (140, 10), (140, 8)][k as usize - 7];
+                for dy in 0..40 {
+                    for dx in 0..40 {
+                        let inner = (10..30).contains(&dx) && (10..30).contains(&dy);
+                        let c = if dx < 6 {
+                            [170, 130, 40]
+                        } else if inner {
+                            [GREEN[0] + lift, GREEN[1] + lift, GREEN[2] + lift / 2]
+                        } else {
+                            GREEN
+                        };
+                        let c = c.map(|v| (v as u32 * light / 10) as u8);
+                        img.put_pixel(x + dx, y + dy, Rgba([c[0], c[1], c[2], 255]));
+                    }
+                }
+            }
+            _ => tile(img, x, y, k, false),
+        });
+        let b = &r.board;
+        for p in [Pos::new(0, 4), Pos::new(1, 4)] {
+            assert!(!matches!(b.get(p), Cell::Tile(_)), "{b}");
+        }
+        assert!(r.selected.is_empty(), "{:?}\n{b}", r.selected);
     }
 
     #[test]
