@@ -82,7 +82,11 @@ pub struct ReaderConfig {
     /// fixtures: of the ground-read cells that pass the contrast test, KShisen's (its blank
     /// faces among them) measure over 10 in 3073 of 9613; the rendered fixtures' patterned
     /// and gradient grounds under 5 in 134 of 144, and a ratio of 2–5 turns two empty cells
-    /// of a patterned ground into a blank pair.
+    /// of a patterned ground into a blank pair. A group of the ground's colour and texture
+    /// that is neither flat nor mostly ground is a type of tiles by the same ratio: faint
+    /// faces on a textured ground (KShisen's egypt faces on its wood: 0.01 from the tiles'
+    /// frame, 8.4 from the ground's), not cells emptied beside a tile's 3-D side (14–17
+    /// and 16–17 there).
     pub blank_frame_ratio: f32,
     /// Two lone pictures are no pair of tiles (one of them tinted) when either's frame lies
     /// this many times nearer a ground cell's frame than the frame the tiles share.

@@ -320,13 +320,22 @@ fn look(
         let mut votes = vec![0isize; g.groups];
         for (k, _) in idx.iter().enumerate() {
             let gi = g.group[k];
-            let candidate = flat[gi] * 2 > size[gi] || mostly_ground[gi] * 2 > size[gi];
-            if size[gi] < 2 || !candidate || on_ring[gi] * 4 > size[gi].max(4) {
+            let plain = flat[gi] * 2 > size[gi] || mostly_ground[gi] * 2 > size[gi];
+            let grounded_only = !plain && grounded[gi] * 2 > size[gi];
+            if size[gi] < 2 || !(plain || grounded_only) || on_ring[gi] * 4 > size[gi].max(4) {
                 continue;
             }
+            // A group of the ground's colour and texture that is neither flat nor mostly
+            // ground (faint faces on a textured ground, or emptied cells with a
+            // neighbour's side) must have the tiles' frame by a wide margin.
+            let ratio = if grounded_only {
+                cfg.blank_frame_ratio
+            } else {
+                1.0
+            };
             let to_tiles = nearest_frame(pics[k], &tile_like);
             let to_ground = nearest_frame(pics[k], &ground_like);
-            votes[gi] += if to_tiles < to_ground { 1 } else { -1 };
+            votes[gi] += if to_tiles * ratio < to_ground { 1 } else { -1 };
         }
         for gi in 0..g.groups {
             blank[gi] = votes[gi] > 0;
@@ -1914,6 +1923,48 @@ mod cell_tests {
         let b = &r.board;
         assert!(b.get(Pos::new(1, 2)).is_tile(), "{b}");
         assert_eq!(b.get(Pos::new(1, 2)), b.get(Pos::new(1, 3)), "{b}");
+        assert_eq!(b.tile_count(), 8, "{b}");
+    }
+
+    /// Faint faces on a textured ground of their own colour: beige faces with a faint
+    /// pattern, every cell of the ground another grain of the same beige, and a tile border
+    /// only a few levels off it. By colour and texture the faces are ground, and their
+    /// borders hardly stand out from them; but every tile's frame is one sprite's, and no
+    /// ground cell's frame matches it. They are tiles.
+    #[test]
+    fn faint_faces_on_a_textured_ground_with_the_tiles_frame_are_tiles() {
+        let beige = [200u8, 180, 140];
+        let grain = |x: u32, y: u32, seed: u32| {
+            let h = (x / 8).wrapping_mul(73_856_093)
+                ^ (y / 8).wrapping_mul(19_349_663)
+                ^ seed.wrapping_mul(83_492_791);
+            let d = (h.wrapping_mul(2_654_435_761) >> 26) as i32 - 32;
+            beige.map(|v| (v as i32 + d).clamp(0, 255) as u8)
+        };
+        let (rows, cols) = (2u32, 4u32);
+        let img = RgbaImage::from_fn(40 * (cols + 3), 40 * (rows + 3), |x, y| {
+            let c = grain(x, y, 7);
+            Rgba([c[0], c[1], c[2], 255])
+        });
+        let border = [208, 188, 150];
+        let kinds = [1, 2, 3, 9, 1, 2, 3, 9];
+        let r = read_drawn_over(img, &kinds, cols, |img, x, y, _, k| {
+            if k == 9 {
+                for dy in 0..40 {
+                    for dx in 0..40 {
+                        let edge = dx < 4 || dy < 4 || dx >= 36 || dy >= 36;
+                        let c = if edge { border } else { grain(dx, dy, 99) };
+                        img.put_pixel(x + dx, y + dy, Rgba([c[0], c[1], c[2], 255]));
+                    }
+                }
+            } else {
+                tile_with(img, x, y, k, false, border, None)
+            }
+        })
+        .expect("a board");
+        let b = &r.board;
+        assert!(b.get(Pos::new(0, 3)).is_tile(), "{b}");
+        assert_eq!(b.get(Pos::new(0, 3)), b.get(Pos::new(1, 3)), "{b}");
         assert_eq!(b.tile_count(), 8, "{b}");
     }
 
