@@ -243,7 +243,7 @@ fn scan(
         // Thin: straight across the run its colour spans a narrow band at three points
         // along it, and both sides differ from it at two of those points at least (a tile
         // under the line can carry a symbol of the line's own colour right where one side
-        // is sampled: KShisen's traditional tiles have red numerals in a corner).
+        // is sampled, such as a red numeral in a face's corner).
         let band_max = (pitch * LINK_BAND_MAX).max(4.0) as i64;
         let mut sides_differ = 0;
         let thin = [1, 2, 3].iter().all(|&k| {

@@ -310,11 +310,6 @@ fn look(
         .map(|(k, _)| pics[k])
         .take(40)
         .collect();
-    let nearest_frame = |p: &Picture, refs: &[&Picture]| {
-        refs.iter()
-            .map(|q| frame_distance(p, q))
-            .fold(f32::INFINITY, f32::min)
-    };
     let mut blank = vec![false; g.groups];
     if !tile_like.is_empty() {
         let mut votes = vec![0isize; g.groups];
@@ -445,6 +440,14 @@ fn look(
         }
     }
     Sight { seen, framed }
+}
+
+/// The frame distance ([`frame_distance`]) from `p` to the nearest of `refs`; infinite
+/// when there are none.
+fn nearest_frame(p: &Picture, refs: &[&Picture]) -> f32 {
+    refs.iter()
+        .map(|q| frame_distance(p, q))
+        .fold(f32::INFINITY, f32::min)
 }
 
 /// The shapes a tile may hold ([`shape_of`]): the pictures of each paired group. (Not lone
@@ -1323,11 +1326,7 @@ fn settle_ground(
         let (Some(p), Some(t)) = (pics[i].as_ref(), shared.as_ref()) else {
             return false;
         };
-        let to_ground = ground_pics
-            .iter()
-            .map(|q| frame_distance(p, q))
-            .fold(f32::INFINITY, f32::min);
-        frame_distance(p, t) * ratio < to_ground
+        frame_distance(p, t) * ratio < nearest_frame(p, &ground_pics)
     };
     for i in lone {
         if !tile_framed(i, 1.0) && test.shows_ground(cell(i), beside(i, None, seen)) {
@@ -1547,13 +1546,9 @@ fn board_from(
         .filter_map(|i| s.pics[i].as_ref())
         .collect();
     let ground_framed = |p: &Picture| {
-        let to_ground = ground_pics
-            .iter()
-            .map(|q| frame_distance(p, q))
-            .fold(f32::INFINITY, f32::min);
-        common
-            .as_ref()
-            .is_some_and(|c| to_ground * cfg.ground_frame_ratio < frame_distance(p, c))
+        common.as_ref().is_some_and(|c| {
+            nearest_frame(p, &ground_pics) * cfg.ground_frame_ratio < frame_distance(p, c)
+        })
     };
     let pos_of = |k: usize| Pos::new(cells[k] / s.cols - 1, cells[k] % s.cols - 1);
     for (ai, &a) in left.iter().enumerate() {
