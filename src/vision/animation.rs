@@ -105,13 +105,14 @@ pub fn ground_through_tiles(frame: &RgbaImage, grid: &Grid, board: &Board) -> Op
     Some(shares[shares.len() / 2])
 }
 
+/// How a link-line refusal's message begins ([`check_link_line`]).
+pub const LINK_LINE: &str = "a link line is drawn across the board";
+
 /// Refuses a frame with a link line drawn over `grid`, as an animation: both readers run it
 /// on the board they found.
 pub fn check_link_line(frame: &RgbaImage, grid: &Grid) -> Result<(), ReadError> {
     match find_link_line(frame, grid) {
-        Some(place) => Err(ReadError::Animation(format!(
-            "a link line is drawn across the board ({place})"
-        ))),
+        Some(place) => Err(ReadError::Animation(format!("{LINK_LINE} ({place})"))),
         None => Ok(()),
     }
 }

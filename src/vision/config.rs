@@ -22,6 +22,13 @@ pub struct ReaderConfig {
     /// second, coarser rhythm (alternate rows shaded) measure 0.45 there; the flat humps of
     /// glyph strokes under a true pitch measure 0.0–0.1.
     pub divisor_keep: f32,
+    /// A cell is at most this many times longer one way than the other. Over 1 090 frames
+    /// with known pitch (KShisen at six sizes and seven tile sets, the rendered fixtures, the
+    /// real screenshots) cells measure 0.70–1.00 wide for each pixel high. A lattice
+    /// outside it has one axis at a multiple of its cells' pitch (rows alternating full and
+    /// emptied: 31 × 70 px for 31 × 35 px cells), which is then divided while the profile
+    /// repeats at the divisor ([`super::lattice::divided`]).
+    pub max_cell_aspect: f32,
     /// A lattice comb whose four teeth do not all fit in the profile (a pitch over an eighth
     /// of the frame) is scored on fewer teeth and must beat the best four-tooth comb by this
     /// share. On mid-game KShisen frames a two-tooth comb can score just above the tiles'
@@ -132,8 +139,12 @@ pub struct ReaderConfig {
     /// Unpaired tiles allowed on a readable board: the selected tile and a hovered one.
     pub max_unpaired: usize,
     /// A type holding at least this many times the median type count (and
-    /// [`ReaderConfig::obstacle_min_count`]) is an obstacle (locks, stones): tile types come
-    /// 2–4 at a time on every board measured, obstacles by the dozen.
+    /// [`ReaderConfig::obstacle_min_count`]) is a crowd, no tile type: tile types come 2–4
+    /// at a time on every board measured. A crowd on the board reads as obstacles, unsure:
+    /// no board measured holds more than 6 obstacles (rendered fixtures 0..400), while the
+    /// crowds read there were ground (a row of tiles' 3-D sides, a patterned ground, emptied
+    /// rows under a row of tiles where no ground shows outside the board) — so one frame
+    /// cannot tell a wall of stones from ground, and the bot must not click on it.
     pub obstacle_crowd: f32,
     /// See [`ReaderConfig::obstacle_crowd`].
     pub obstacle_min_count: usize,
@@ -240,6 +251,7 @@ impl Default for ReaderConfig {
             max_pitch: 220.0,
             min_periodicity: 0.08,
             divisor_keep: 0.4,
+            max_cell_aspect: 2.0,
             short_comb_margin: 0.1,
             edge_min: 24,
             pitch_search: 0.01,

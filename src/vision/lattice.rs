@@ -195,12 +195,18 @@ pub fn pitch(profile: &[f32], cfg: &ReaderConfig) -> Result<(f32, f32), LatticeE
             break;
         }
     }
+    Ok((refined(&r, best, cfg), score))
+}
+
+/// `best` refined to a fraction of a pixel: least squares through the origin over the
+/// autocorrelation's peaks at its multiples, each weighted by its height and multiple.
+fn refined(r: &[f32], best: f32, cfg: &ReaderConfig) -> f32 {
     // Least squares through the origin over the peaks at k · pitch.
     let (mut num, mut den) = (0f32, 0f32);
     let mut k = 1;
     while (k as f32 * best) < (r.len() - 2) as f32 {
         let want = k as f32 * best;
-        if let Some((x, v)) = peak_near(&r, want, 1.0 + 0.05 * best.min(want)) {
+        if let Some((x, v)) = peak_near(r, want, 1.0 + 0.05 * best.min(want)) {
             if v >= cfg.min_periodicity * 0.5 {
                 let w = v * k as f32;
                 num += w * x;
@@ -211,12 +217,11 @@ pub fn pitch(profile: &[f32], cfg: &ReaderConfig) -> Result<(f32, f32), LatticeE
     }
     let refined = if den > 0.0 { num / den } else { best };
     // A refinement that slid off to another peak is not trusted.
-    let pitch = if (refined - best).abs() <= 1.0 {
+    if (refined - best).abs() <= 1.0 {
         refined
     } else {
         best
-    };
-    Ok((pitch, score))
+    }
 }
 
 /// Where the cell boundaries fall, as a phase in `[0, pitch)` of the profile: the comb of
@@ -253,6 +258,39 @@ pub fn axis(profile: &[f32], start: u32, cfg: &ReaderConfig) -> Result<Axis, Lat
         pitch,
         phase: ph.rem_euclid(pitch),
         strength,
+    })
+}
+
+/// `axis` with its pitch divided by `m`, when the profile repeats at that divisor too: its
+/// autocorrelation peaks near `axis.pitch / m` at least [`ReaderConfig::min_periodicity`]
+/// above its neighbourhood. `None` when it does not. For a pitch that the other axis shows
+/// cannot be a cell's (see [`ReaderConfig::max_cell_aspect`]): rows that alternate between
+/// full and emptied make the strongest comb twice the row pitch.
+pub fn divided(
+    profile: &[f32],
+    start: u32,
+    axis: &Axis,
+    m: usize,
+    cfg: &ReaderConfig,
+) -> Option<Axis> {
+    let d = axis.pitch / m as f32;
+    if d < cfg.min_pitch || (profile.len() as f32) < 3.0 * d {
+        return None;
+    }
+    let max_lag = (profile.len() as f32 / 2.0).min(cfg.max_pitch * 4.0) as usize;
+    let q = detrended(profile, cfg.max_pitch as usize);
+    let r = prominence(&autocorrelation(&q, max_lag));
+    // The multiple was refined over all its teeth; its divisor keeps that precision.
+    let (_, v) = peak_near(&r, d, 1.0 + 0.02 * d)?;
+    if v < cfg.min_periodicity {
+        return None;
+    }
+    let pitch = d;
+    let ph = phase(profile, pitch) + 1.0 + start as f32;
+    Some(Axis {
+        pitch,
+        phase: ph.rem_euclid(pitch),
+        strength: comb(&r, pitch, 4),
     })
 }
 
@@ -305,6 +343,45 @@ mod tests {
         let p = board_profile(1000, 40.0, 61.0, 14, 0.0);
         let a = axis(&p, 0, &ReaderConfig::default()).expect("lattice");
         assert!((a.pitch - 61.0).abs() < 0.15, "{a:?}");
+    }
+
+    /// Rows of tiles with an emptied row under each: the tile rows' top and bottom edges
+    /// recur every two rows, the emptied rows show only a faint shadow line.
+    fn alternate_rows_profile(len: usize, y0: f32, pitch: f32, rows: usize) -> Vec<f32> {
+        let mut seed = 99u32;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let mut p: Vec<f32> = (0..len).map(|_| 3.0 * rnd()).collect();
+        for r in (0..rows).step_by(2) {
+            let b = y0 + r as f32 * pitch;
+            p[b.round() as usize] += 80.0;
+            p[(b + pitch).round() as usize] += 8.0;
+            p[(b + pitch * 0.3).round() as usize] += 50.0;
+            p[(b + pitch * 0.7).round() as usize] += 50.0;
+        }
+        p
+    }
+
+    #[test]
+    fn rows_alternating_full_and_emptied_divide_to_the_row_pitch() {
+        let p = alternate_rows_profile(500, 40.0, 35.0, 11);
+        let cfg = ReaderConfig::default();
+        let a = axis(&p, 0, &cfg).expect("lattice");
+        assert!(
+            (a.pitch - 70.0).abs() < 0.5,
+            "the comb takes two rows: {a:?}"
+        );
+        let d = divided(&p, 0, &a, 2, &cfg).expect("repeats at the row pitch");
+        assert!((d.pitch - 35.0).abs() < 0.3, "{d:?}");
+        let off = (d.phase - 40.0).rem_euclid(d.pitch);
+        assert!(off.min(d.pitch - off) <= 1.5, "{d:?}");
+        // Cells of twice the pitch, one edge each: nothing repeats at half of it.
+        let whole = board_profile(500, 40.0, 70.0, 6, 0.0);
+        let w = axis(&whole, 0, &cfg).expect("lattice");
+        assert!((w.pitch - 70.0).abs() < 0.5, "{w:?}");
+        assert_eq!(divided(&whole, 0, &w, 2, &cfg), None);
     }
 
     #[test]

@@ -195,7 +195,7 @@ fn read_one(choice: ReaderChoice, frame: &RgbaImage, at: Target) -> Result<Readi
 /// 200 exact, every reading sure) and misreads KShisen's 3-D tiles, mostly with tiles of
 /// many faces left as obstacles, which [`verdict::doubt_mixed_obstacles`] marks unsure;
 /// the stage reader reads KShisen. On a known grid the legacy reader's link-line refusal
-/// stands. Where both are sure and their types cross (each puts together tiles the other
+/// stands; on a found board the stage reader's does, even over a sure legacy reading. Where both are sure and their types cross (each puts together tiles the other
 /// keeps apart), the reading whose crossing types each show one sprite is taken, and when
 /// neither or both do, the tiles involved are unsure ([`verdict::crossing`]). Whichever
 /// reading is given, a type that holds two sprites is split
@@ -241,10 +241,16 @@ fn choose(
         // Where the two sure readings' types cross, the one whose crossing types each show
         // one sprite is taken; when the pictures do not tell, the tiles involved are unsure.
         if let Ok(l) = &legacy {
-            if let Some(g) = read_one(ReaderChoice::General, frame, at)
-                .ok()
-                .filter(is_sure)
-            {
+            let general = read_one(ReaderChoice::General, frame, at);
+            // A link line the stage reader sees across the board it found: the legacy
+            // chain reads such a frame as it will be after the removal (the pair gone, the
+            // line's cells as ground), sure, and in gravity games wrongly.
+            if let Err(ReadError::Animation(m)) = &general {
+                if m.starts_with(animation::LINK_LINE) {
+                    return (general, ReaderChoice::General);
+                }
+            }
+            if let Some(g) = general.ok().filter(is_sure) {
                 let cfg = ReaderConfig::default();
                 // A lattice at half the tiles' pitch reads each tile as two cells whose
                 // pictures always go together: where the first reading's cells pair off so

@@ -761,6 +761,28 @@ fn lattice_of(
         None => lattice::axis(&prof.rows, window.1, cfg)
             .map_err(|e| ReadError::NoBoard(format!("no cell lattice down the frame: {e:?}")))?,
     };
+    // A cell far longer one way than the other: the longer axis found a multiple of the
+    // cells' pitch. It is divided by the least divisor that makes the cells cell-shaped and
+    // at which its profile still repeats; an axis a hint fixes stays.
+    let long = |a: f32, b: f32| a > b * cfg.max_cell_aspect;
+    let (x0, y0) = (x, y);
+    let (mut x, mut y) = (x, y);
+    for m in 2..=4 {
+        if long(x.pitch, y.pitch) && fixed(window.2, window.0, hints.cols).is_none() {
+            if let Some(d) = lattice::divided(&prof.cols, window.0, &x0, m, cfg) {
+                if !long(d.pitch, y.pitch) && !long(y.pitch, d.pitch) {
+                    x = d;
+                }
+            }
+        }
+        if long(y.pitch, x.pitch) && fixed(window.3, window.1, hints.rows).is_none() {
+            if let Some(d) = lattice::divided(&prof.rows, window.1, &y0, m, cfg) {
+                if !long(d.pitch, x.pitch) && !long(x.pitch, d.pitch) {
+                    y = d;
+                }
+            }
+        }
+    }
     Ok((x, y))
 }
 
@@ -1658,7 +1680,12 @@ fn board_from(
     for (k, &i) in cells.iter().enumerate() {
         let pos = Pos::new(i / s.cols - 1, i % s.cols - 1);
         let cell = match kind[k] {
-            Some(g) if crowded(g) => Cell::Obstacle,
+            Some(g) if crowded(g) => {
+                if !unsure.contains(&pos) {
+                    unsure.push(pos);
+                }
+                Cell::Obstacle
+            }
             Some(g) => {
                 let next = letters.len();
                 let t = *letters.entry(g).or_insert(next);
@@ -2471,6 +2498,30 @@ mod cell_tests {
         let r = read_drawn(&kinds, 4, GREEN, marked(1));
         assert!(r.unsure.is_empty(), "{:?}\n{}", r.unsure, r.board);
         assert_eq!(r.selected, vec![Pos::new(2, 0)], "{}", r.board);
+    }
+
+    /// Twelve cells of one picture among six pairs: a crowd, no tile type. No board
+    /// measured holds so many obstacles, while emptied cells and 3-D sides have read so,
+    /// so the crowd reads as obstacles the bot must not trust.
+    #[test]
+    fn a_crowd_of_one_picture_reads_as_unsure_obstacles() {
+        let kinds = [
+            1, 2, 3, 4, 5, 6, //
+            7, 7, 7, 7, 7, 7, //
+            1, 2, 3, 4, 5, 6, //
+            7, 7, 7, 7, 7, 7,
+        ];
+        let r = read_drawn(&kinds, 6, GREEN, |img, x, y, _, k| {
+            tile(img, x, y, k, false)
+        });
+        let crowd: Vec<Pos> = (0..kinds.len())
+            .filter(|&i| kinds[i] == 7)
+            .map(|i| Pos::new(i / 6, i % 6))
+            .collect();
+        for &p in &crowd {
+            assert_eq!(r.board.get(p), Cell::Obstacle, "{p}\n{}", r.board);
+        }
+        assert_eq!(r.unsure, crowd, "{}", r.board);
     }
 
     #[test]
