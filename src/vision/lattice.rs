@@ -195,18 +195,12 @@ pub fn pitch(profile: &[f32], cfg: &ReaderConfig) -> Result<(f32, f32), LatticeE
             break;
         }
     }
-    Ok((refined(&r, best, cfg), score))
-}
-
-/// `best` refined to a fraction of a pixel: least squares through the origin over the
-/// autocorrelation's peaks at its multiples, each weighted by its height and multiple.
-fn refined(r: &[f32], best: f32, cfg: &ReaderConfig) -> f32 {
     // Least squares through the origin over the peaks at k · pitch.
     let (mut num, mut den) = (0f32, 0f32);
     let mut k = 1;
     while (k as f32 * best) < (r.len() - 2) as f32 {
         let want = k as f32 * best;
-        if let Some((x, v)) = peak_near(r, want, 1.0 + 0.05 * best.min(want)) {
+        if let Some((x, v)) = peak_near(&r, want, 1.0 + 0.05 * best.min(want)) {
             if v >= cfg.min_periodicity * 0.5 {
                 let w = v * k as f32;
                 num += w * x;
@@ -217,11 +211,12 @@ fn refined(r: &[f32], best: f32, cfg: &ReaderConfig) -> f32 {
     }
     let refined = if den > 0.0 { num / den } else { best };
     // A refinement that slid off to another peak is not trusted.
-    if (refined - best).abs() <= 1.0 {
+    let pitch = if (refined - best).abs() <= 1.0 {
         refined
     } else {
         best
-    }
+    };
+    Ok((pitch, score))
 }
 
 /// Where the cell boundaries fall, as a phase in `[0, pitch)` of the profile: the comb of
@@ -263,9 +258,9 @@ pub fn axis(profile: &[f32], start: u32, cfg: &ReaderConfig) -> Result<Axis, Lat
 
 /// `axis` with its pitch divided by `m`, when the profile repeats at that divisor too: its
 /// autocorrelation peaks near `axis.pitch / m` at least [`ReaderConfig::min_periodicity`]
-/// above its neighbourhood. `None` when it does not. For a pitch that the other axis shows
-/// cannot be a cell's (see [`ReaderConfig::max_cell_aspect`]): rows that alternate between
-/// full and emptied make the strongest comb twice the row pitch.
+/// above its neighbourhood; `None` when it does not. For an axis whose pitch makes cells
+/// too long against the other's ([`ReaderConfig::max_cell_aspect`]): rows that alternate
+/// between full and emptied put the strongest comb at twice the row pitch.
 pub fn divided(
     profile: &[f32],
     start: u32,
@@ -285,12 +280,11 @@ pub fn divided(
     if v < cfg.min_periodicity {
         return None;
     }
-    let pitch = d;
-    let ph = phase(profile, pitch) + 1.0 + start as f32;
+    let ph = phase(profile, d) + 1.0 + start as f32;
     Some(Axis {
-        pitch,
-        phase: ph.rem_euclid(pitch),
-        strength: comb(&r, pitch, 4),
+        pitch: d,
+        phase: ph.rem_euclid(d),
+        strength: comb(&r, d, 4),
     })
 }
 
@@ -345,8 +339,8 @@ mod tests {
         assert!((a.pitch - 61.0).abs() < 0.15, "{a:?}");
     }
 
-    /// Rows of tiles with an emptied row under each: the tile rows' top and bottom edges
-    /// recur every two rows, the emptied rows show only a faint shadow line.
+    /// Rows of tiles with an emptied row under each: a tile row's top edge and the strokes
+    /// of its faces recur every two rows; its bottom edge, over the emptied row, is faint.
     fn alternate_rows_profile(len: usize, y0: f32, pitch: f32, rows: usize) -> Vec<f32> {
         let mut seed = 99u32;
         let mut rnd = || {

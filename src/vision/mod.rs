@@ -195,8 +195,9 @@ fn read_one(choice: ReaderChoice, frame: &RgbaImage, at: Target) -> Result<Readi
 /// 200 exact, every reading sure) and misreads KShisen's 3-D tiles, mostly with tiles of
 /// many faces left as obstacles, which [`verdict::doubt_mixed_obstacles`] marks unsure;
 /// the stage reader reads KShisen. On a known grid the legacy reader's link-line refusal
-/// stands; on a found board the stage reader's does, even over a sure legacy reading. Where both are sure and their types cross (each puts together tiles the other
-/// keeps apart), the reading whose crossing types each show one sprite is taken, and when
+/// stands; on a found board the stage reader's does, even over a sure legacy reading.
+/// Where both are sure and their types cross (each puts together tiles the other keeps
+/// apart), the reading whose crossing types each show one sprite is taken, and when
 /// neither or both do, the tiles involved are unsure ([`verdict::crossing`]). Whichever
 /// reading is given, a type that holds two sprites is split
 /// ([`verdict::split_two_sprite_types`]); after the choice, so that the choice still sees
