@@ -121,6 +121,14 @@ fn comb(r: &[f32], l: f32, teeth: usize) -> f32 {
         / k as f32
 }
 
+/// How far the detrended profile's autocorrelation stands out at each lag ([`prominence`]).
+/// Lags past half the profile compare too few samples to stand out from noise.
+fn periodicity(profile: &[f32], cfg: &ReaderConfig) -> Vec<f32> {
+    let max_lag = (profile.len() as f32 / 2.0).min(cfg.max_pitch * 4.0) as usize;
+    let q = detrended(profile, cfg.max_pitch as usize);
+    prominence(&autocorrelation(&q, max_lag))
+}
+
 /// The pitch of an edge profile: the lag whose comb is strongest, replaced by a divisor of
 /// it where the divisor's comb is nearly as strong, then refined to a fraction of a pixel
 /// from the autocorrelation's peaks at every multiple it reaches.
@@ -130,10 +138,7 @@ pub fn pitch(profile: &[f32], cfg: &ReaderConfig) -> Result<(f32, f32), LatticeE
     if (n as f32) < 3.0 * min {
         return Err(LatticeError::TooShort(n));
     }
-    // Lags past half the profile compare too few samples to stand out from noise.
-    let max_lag = (n as f32 / 2.0).min(cfg.max_pitch * 4.0) as usize;
-    let q = detrended(profile, cfg.max_pitch as usize);
-    let r = prominence(&autocorrelation(&q, max_lag));
+    let r = periodicity(profile, cfg);
     // Two teeth must fit in the lags compared: at least four cells across.
     let max_pitch = cfg.max_pitch.min(n as f32 / 4.0);
     let peaks: Vec<usize> = (min.ceil() as usize..=(max_pitch as usize).min(r.len() - 2))
@@ -256,35 +261,36 @@ pub fn axis(profile: &[f32], start: u32, cfg: &ReaderConfig) -> Result<Axis, Lat
     })
 }
 
-/// `axis` with its pitch divided by `m`, when the profile repeats at that divisor too: its
-/// autocorrelation peaks near `axis.pitch / m` at least [`ReaderConfig::min_periodicity`]
-/// above its neighbourhood; `None` when it does not. For an axis whose pitch makes cells
-/// too long against the other's ([`ReaderConfig::max_cell_aspect`]): rows that alternate
-/// between full and emptied put the strongest comb at twice the row pitch.
+/// `axis` with its pitch divided by the least `m` of 2–4 whose pitch `accept`s and at which
+/// the profile repeats too: its autocorrelation peaks near `axis.pitch / m` at least
+/// [`ReaderConfig::min_periodicity`] above its neighbourhood; `None` when no divisor does.
+/// For an axis whose pitch makes cells too long against the other's
+/// ([`ReaderConfig::max_cell_aspect`]): rows that alternate between full and emptied put
+/// the strongest comb at twice the row pitch.
 pub fn divided(
     profile: &[f32],
     start: u32,
     axis: &Axis,
-    m: usize,
+    accept: impl Fn(f32) -> bool,
     cfg: &ReaderConfig,
 ) -> Option<Axis> {
-    let d = axis.pitch / m as f32;
-    if d < cfg.min_pitch || (profile.len() as f32) < 3.0 * d {
-        return None;
-    }
-    let max_lag = (profile.len() as f32 / 2.0).min(cfg.max_pitch * 4.0) as usize;
-    let q = detrended(profile, cfg.max_pitch as usize);
-    let r = prominence(&autocorrelation(&q, max_lag));
-    // The multiple was refined over all its teeth; its divisor keeps that precision.
-    let (_, v) = peak_near(&r, d, 1.0 + 0.02 * d)?;
-    if v < cfg.min_periodicity {
-        return None;
-    }
-    let ph = phase(profile, d) + 1.0 + start as f32;
-    Some(Axis {
-        pitch: d,
-        phase: ph.rem_euclid(d),
-        strength: comb(&r, d, 4),
+    let r = periodicity(profile, cfg);
+    (2..=4).find_map(|m| {
+        let d = axis.pitch / m as f32;
+        if d < cfg.min_pitch || (profile.len() as f32) < 3.0 * d || !accept(d) {
+            return None;
+        }
+        // The multiple was refined over all its teeth; its divisor keeps that precision.
+        let (_, v) = peak_near(&r, d, 1.0 + 0.02 * d)?;
+        if v < cfg.min_periodicity {
+            return None;
+        }
+        let ph = phase(profile, d) + 1.0 + start as f32;
+        Some(Axis {
+            pitch: d,
+            phase: ph.rem_euclid(d),
+            strength: comb(&r, d, 4),
+        })
     })
 }
 
@@ -367,7 +373,7 @@ mod tests {
             (a.pitch - 70.0).abs() < 0.5,
             "the comb takes two rows: {a:?}"
         );
-        let d = divided(&p, 0, &a, 2, &cfg).expect("repeats at the row pitch");
+        let d = divided(&p, 0, &a, |_| true, &cfg).expect("repeats at the row pitch");
         assert!((d.pitch - 35.0).abs() < 0.3, "{d:?}");
         let off = (d.phase - 40.0).rem_euclid(d.pitch);
         assert!(off.min(d.pitch - off) <= 1.5, "{d:?}");
@@ -375,7 +381,8 @@ mod tests {
         let whole = board_profile(500, 40.0, 70.0, 6, 0.0);
         let w = axis(&whole, 0, &cfg).expect("lattice");
         assert!((w.pitch - 70.0).abs() < 0.5, "{w:?}");
-        assert_eq!(divided(&whole, 0, &w, 2, &cfg), None);
+        let half = |d: f32| (d - 35.0).abs() < 1.0;
+        assert_eq!(divided(&whole, 0, &w, half, &cfg), None);
     }
 
     #[test]

@@ -765,22 +765,16 @@ fn lattice_of(
     // cells' pitch. It is divided by the least divisor that makes the cells cell-shaped and
     // at which its profile still repeats; an axis a hint fixes stays.
     let long = |a: f32, b: f32| a > b * cfg.max_cell_aspect;
-    let (x0, y0) = (x, y);
+    let shaped = |a: f32, b: f32| !long(a, b) && !long(b, a);
     let (mut x, mut y) = (x, y);
-    for m in 2..=4 {
-        if long(x.pitch, y.pitch) && fixed(window.2, window.0, hints.cols).is_none() {
-            if let Some(d) = lattice::divided(&prof.cols, window.0, &x0, m, cfg) {
-                if !long(d.pitch, y.pitch) && !long(y.pitch, d.pitch) {
-                    x = d;
-                }
-            }
+    if long(x.pitch, y.pitch) && fixed(window.2, window.0, hints.cols).is_none() {
+        if let Some(d) = lattice::divided(&prof.cols, window.0, &x, |p| shaped(p, y.pitch), cfg) {
+            x = d;
         }
-        if long(y.pitch, x.pitch) && fixed(window.3, window.1, hints.rows).is_none() {
-            if let Some(d) = lattice::divided(&prof.rows, window.1, &y0, m, cfg) {
-                if !long(d.pitch, x.pitch) && !long(x.pitch, d.pitch) {
-                    y = d;
-                }
-            }
+    }
+    if long(y.pitch, x.pitch) && fixed(window.3, window.1, hints.rows).is_none() {
+        if let Some(d) = lattice::divided(&prof.rows, window.1, &y, |p| shaped(p, x.pitch), cfg) {
+            y = d;
         }
     }
     Ok((x, y))
