@@ -41,6 +41,18 @@ fn stages_for(dir: &Path) -> (Box<dyn Brain>, Vision) {
     (brain, eyes)
 }
 
+/// Steps of a recording that today's vision reads otherwise, by name: a new difference and
+/// a silent return both show. In `kshisen-14x6-gravity-down` frame 320 (read eight times)
+/// shows a removal's link line across row 1; recorded as a board with two unsure cells on
+/// the locked grid, it is now refused as an animation: the ground runs on into the paired
+/// cells the line does not cover, and the line's cells are left without a twin.
+fn known_differences(session: &str) -> Vec<String> {
+    match session {
+        "kshisen-14x6-gravity-down" => (320..=327).map(|i| format!("read frame {i}")).collect(),
+        _ => Vec::new(),
+    }
+}
+
 #[test]
 fn recorded_sessions_replay_exactly() {
     let dirs = sessions();
@@ -57,7 +69,17 @@ fn recorded_sessions_replay_exactly() {
             .iter()
             .filter(|c| !c.ok && !c.step.starts_with("blind"))
             .collect();
-        assert!(bad.is_empty(), "{}: {bad:#?}", dir.display());
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let known = known_differences(&name);
+        let steps: Vec<String> = bad.iter().map(|c| c.step.clone()).collect();
+        assert_eq!(steps, known, "{}: {bad:#?}", dir.display());
+        // A known difference is only ever a refusal where the recording read a board.
+        for c in &bad {
+            assert!(
+                c.detail.starts_with("recorded a board, now animation"),
+                "{name}: {c:#?}"
+            );
+        }
         let moves = checks.iter().filter(|c| c.step.starts_with("move")).count();
         assert!(moves >= 5, "{}: only {moves} verified moves", dir.display());
         let entries = read_session(&dir).unwrap();

@@ -917,7 +917,7 @@ fn locate_and_read(
         rows: rect.rows(),
         cols: rect.cols(),
     };
-    let (reading, tally) = read_unjudged(frame, &grid, cfg, Found::InFrame)?;
+    let (reading, tally) = read_unjudged(frame, &grid, cfg)?;
     let reading = match trimmed_extent(&reading, hints) {
         None => {
             judge(&tally, cfg)?;
@@ -1035,14 +1035,9 @@ pub fn read_grid(frame: &RgbaImage, grid: &Grid, cfg: &ReaderConfig) -> Result<R
 /// Where the grid [`read_known`] reads came from.
 #[derive(Clone, Copy, PartialEq)]
 enum Found {
-    /// Found from this frame: a board needs [`ReaderConfig::min_tiles`], and paired cells
-    /// the ground runs on into are ground ([`ground_runs_on`]).
+    /// Found from this frame: a board needs [`ReaderConfig::min_tiles`].
     InFrame,
-    /// Given (the live bot's locked grid): any number of tiles is a board, and the paired
-    /// cells stand. On a locked grid no link-line check runs, and a removal's line drawn
-    /// over the ground lets the ground into some of the line's cells and not others
-    /// (measured on recorded KShisen games), which would change readings the live path has
-    /// been checked on; it keeps the readings it has.
+    /// Given (the live bot's locked grid): any number of tiles is a board.
     Given,
 }
 
@@ -1053,7 +1048,7 @@ fn read_known(
     cfg: &ReaderConfig,
     found: Found,
 ) -> Result<Reading, ReadError> {
-    let (reading, tally) = read_unjudged(frame, grid, cfg, found)?;
+    let (reading, tally) = read_unjudged(frame, grid, cfg)?;
     let min_tiles = match found {
         Found::InFrame => cfg.min_tiles,
         Found::Given => 0,
@@ -1073,7 +1068,6 @@ fn read_unjudged(
     frame: &RgbaImage,
     grid: &Grid,
     cfg: &ReaderConfig,
-    found: Found,
 ) -> Result<(Reading, Tally), ReadError> {
     let (fw, fh) = frame.dimensions();
     let (bx, by, bw, bh) = grid.bounds();
@@ -1133,9 +1127,7 @@ fn read_unjudged(
     });
     let Sight { mut seen, framed } = look(&pics, cols, &ground, &ring_idx, cfg);
     settle_ground(&integral, &pics, rows, cols, &rect, &mut seen, &framed, cfg);
-    if found == Found::InFrame {
-        ground_runs_on(&pics, rows, cols, &mut seen, cfg);
-    }
+    ground_runs_on(&pics, rows, cols, &mut seen, cfg);
     let sheet_like = SheetCells { rows, cols, pics };
     board_from(grid, &sheet_like, &seen, inside, cfg)
 }
@@ -2400,9 +2392,9 @@ mod cell_tests {
         assert_eq!(b.tile_count(), 10, "{b}");
         assert_eq!(b.get(Pos::new(0, 1)), Cell::Empty, "{b}");
         assert_eq!(b.get(Pos::new(0, 3)), Cell::Empty, "{b}");
-        // On a given grid the paired cells stand.
+        // The same on a given grid (the live bot's locked grid).
         let r = read_drawn_as(Found::Given, img, &kinds, cols, draw).expect("reads");
-        assert_eq!(r.board.tile_count(), 12, "{}", r.board);
+        assert_eq!(r.board.tile_count(), 10, "{}", r.board);
     }
 
     #[test]
