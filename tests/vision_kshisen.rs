@@ -7,14 +7,16 @@
 //! selected tile must be reported as selected. An `animation` frame (a link line drawn) must
 //! be refused as `animation` or read exactly as the board before the removal; a `board` frame
 //! must also read exactly on the grid found for it and on the grid a live game locked, where
-//! the truth gives one (`locked_grid`): the live bot's path. A `no-board`
-//! frame must be refused. `LLK_KSHISEN_DIR=DIR` runs the same check on another folder (the
-//! full capture matrix) and prints the table without failing.
+//! the truth gives one (`locked_grid`): the live bot's path. A `no-board` frame must be
+//! refused, and on the grid a live game locked (where the truth gives one) read as nothing
+//! to click by the stage reader and the default one: refused, or unsure. `LLK_KSHISEN_DIR=DIR`
+//! runs the same check on another folder (the full capture matrix) and prints the table
+//! without failing.
 
 use llk::board::{Board, Cell, Pos};
 use llk::geometry::Grid;
 use llk::vision::reader::{read_board, read_grid};
-use llk::vision::{load_image, Hints, ReaderConfig};
+use llk::vision::{is_sure, load_image, read_cells_with, Hints, ReaderChoice, ReaderConfig};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -46,11 +48,37 @@ fn check(truth_path: &Path) -> Result<String, String> {
     let kind = v["kind"].as_str().unwrap_or("");
     let got = read_board(&img, &Hints::default(), &ReaderConfig::default());
     if kind == "no-board" {
-        return match got {
-            Err(e) if e.kind() == "no-board" => Ok(format!("refused: {e}")),
-            Err(e) => Err(format!("refused as {} (want no-board): {e}", e.kind())),
-            Ok(r) => Err(format!("read a {}x{} board", r.grid.rows, r.grid.cols)),
+        let refused = match got {
+            Err(e) if e.kind() == "no-board" => format!("refused: {e}"),
+            Err(e) => return Err(format!("refused as {} (want no-board): {e}", e.kind())),
+            Ok(r) => return Err(format!("read a {}x{} board", r.grid.rows, r.grid.cols)),
         };
+        // On the grid a live game had locked (`locked_grid`, rows and columns given), the
+        // frame must give nothing to click: a refusal or an unsure reading.
+        if let Some(g) = v.get("locked_grid") {
+            let f = |k: &str, i: usize| g[k][i].as_f64().expect("locked_grid") as f32;
+            let n = |k: &str| g[k].as_u64().expect("locked_grid rows, cols") as usize;
+            let grid = Grid {
+                origin: (f("origin", 0), f("origin", 1)),
+                pitch: (f("pitch", 0), f("pitch", 1)),
+                rows: n("rows"),
+                cols: n("cols"),
+            };
+            for (name, choice) in [
+                ("stage", ReaderChoice::General),
+                ("auto", ReaderChoice::Auto),
+            ] {
+                if let Ok(r) = read_cells_with(choice, &img, &grid) {
+                    if is_sure(&r) {
+                        return Err(format!(
+                            "the {name} reader read a sure board on the locked grid:\n{}",
+                            r.board
+                        ));
+                    }
+                }
+            }
+        }
+        return Ok(refused);
     }
     let r = match got {
         Err(e) if kind == "animation" && e.kind() == "animation" => {

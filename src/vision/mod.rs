@@ -175,7 +175,8 @@ pub enum Target<'a> {
 
 /// Reads `frame` with one concrete reader (`Auto` is taken as the legacy reader); a reading
 /// whose obstacles show more looks than a game draws obstacles with is unsure of them
-/// ([`verdict::doubt_mixed_obstacles`]).
+/// ([`verdict::doubt_mixed_obstacles`]), and one with a type holding most of its tiles is
+/// unsure of that type ([`verdict::doubt_crowds`]).
 fn read_one(choice: ReaderChoice, frame: &RgbaImage, at: Target) -> Result<Reading, ReadError> {
     let cfg = ReaderConfig::default();
     let mut r = match (choice, at) {
@@ -185,6 +186,7 @@ fn read_one(choice: ReaderChoice, frame: &RgbaImage, at: Target) -> Result<Readi
         (_, Target::Grid(g)) => read_cells_legacy(frame, g),
     }?;
     verdict::doubt_mixed_obstacles(frame, &mut r, &cfg);
+    verdict::doubt_crowds(&mut r, &cfg);
     Ok(r)
 }
 

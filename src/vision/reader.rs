@@ -1682,11 +1682,12 @@ fn board_from(
     let mut counts: Vec<usize> = final_count.values().copied().collect();
     counts.sort_unstable();
     let median = counts.get(counts.len() / 2).copied().unwrap_or(0);
+    let tiles: usize = counts.iter().sum();
     let crowded = |g: usize| {
         let n = final_count[&g];
-        counts.len() > 2
-            && n >= cfg.obstacle_min_count
-            && n as f32 >= cfg.obstacle_crowd * median as f32
+        n >= cfg.obstacle_min_count
+            && ((counts.len() > 2 && n as f32 >= cfg.obstacle_crowd * median as f32)
+                || n as f32 > cfg.crowd_share * tiles as f32)
     };
     let mut letters = std::collections::HashMap::<usize, usize>::new();
     let mut board = Board::new(grid.rows, grid.cols);

@@ -80,6 +80,28 @@ pub fn obstacle_looks(frame: &RgbaImage, reading: &Reading, cfg: &ReaderConfig) 
     single_linkage(pics.len(), &edges, cfg.obstacle_look_gap).1
 }
 
+/// Marks unsure every tile of a type that holds more than [`ReaderConfig::crowd_share`] of
+/// the board's tiles and at least [`ReaderConfig::obstacle_min_count`]: tile types come a
+/// few at a time, and such a type is a panel or a flat stretch laid over the lattice (a
+/// game's "Game Over" panel read on a locked grid). Returns how many tiles it doubted.
+pub fn doubt_crowds(reading: &mut Reading, cfg: &ReaderConfig) -> usize {
+    let counts = reading.board.type_counts();
+    let tiles: usize = counts.values().sum();
+    let crowds: Vec<u8> = counts
+        .iter()
+        .filter(|&(_, &n)| n >= cfg.obstacle_min_count && n as f32 > cfg.crowd_share * tiles as f32)
+        .map(|(&t, _)| t)
+        .collect();
+    let cells: Vec<Pos> = reading
+        .board
+        .positions()
+        .filter(|&p| matches!(reading.board.get(p), Cell::Tile(t) if crowds.contains(&t)))
+        .collect();
+    let n = cells.len();
+    doubt(reading, cells);
+    n
+}
+
 /// Marks every obstacle of `reading` unsure when they show more looks than a game draws
 /// obstacles with ([`ReaderConfig::max_obstacle_looks`]): they are tiles the reading could
 /// not pair, so the board around them cannot be trusted either.
@@ -642,6 +664,20 @@ mod tests {
             unsure: vec![Pos::new(2, 1)],
             selected: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_type_holding_most_of_the_tiles_is_doubted() {
+        // Twelve of thirty tiles one type: many, but not most.
+        let mut r = reading_of(&["AAAAAA", "AAAAAA", "BBCCDD", "EEFFGG", "HHIIJJ"]);
+        assert_eq!(doubt_crowds(&mut r, &ReaderConfig::default()), 0);
+        // A panel over the lattice: sixteen cells of one picture among twenty-four.
+        let mut r = reading_of(&["ABCCCC", "ABCCCC", "ABCCCC", "ABCCCC"]);
+        assert_eq!(doubt_crowds(&mut r, &ReaderConfig::default()), 16);
+        assert!(r.unsure.contains(&Pos::new(0, 2)) && !r.unsure.contains(&Pos::new(0, 0)));
+        // A board near its end: two types, few tiles each.
+        let mut r = reading_of(&["A..A", ".BB.", "...."]);
+        assert_eq!(doubt_crowds(&mut r, &ReaderConfig::default()), 0);
     }
 
     #[test]
