@@ -200,10 +200,7 @@ fn read_one(choice: ReaderChoice, frame: &RgbaImage, at: Target) -> Result<Readi
 /// stands; on a found board the stage reader's does, even over a sure legacy reading.
 /// Where both are sure and their types cross (each puts together tiles the other keeps
 /// apart), the reading whose crossing types each show one sprite is taken, and when
-/// neither or both do, the tiles involved are unsure ([`verdict::crossing`]). Where both
-/// read the same board on the same lattice, the reading is named `Auto` (neither reader
-/// is shown the better one, and the live eyes, which keep the reader named, keep
-/// comparing them). Whichever
+/// neither or both do, the tiles involved are unsure ([`verdict::crossing`]). Whichever
 /// reading is given, a type that holds two sprites is split
 /// ([`verdict::split_two_sprite_types`]); after the choice, so that the choice still sees
 /// the readers disagree on it.
