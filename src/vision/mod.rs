@@ -281,16 +281,6 @@ fn choose(
                     }
                     verdict::CrossingVerdict::No | verdict::CrossingVerdict::First => {}
                 }
-                // Both read the same board on the same lattice: neither reader is shown
-                // the better one, so the reading is auto's (a live game keeps comparing
-                // the two on later frames rather than keeping the legacy chain alone).
-                let same = verdict::aligned_grids(&l.grid, &g.grid) == Some((0, 0))
-                    && l.board
-                        .renaming_mismatches(&g.board)
-                        .is_some_and(|m| m.is_empty());
-                if same {
-                    return (legacy, ReaderChoice::Auto);
-                }
             }
         }
         return (legacy, ReaderChoice::Legacy);
