@@ -40,6 +40,18 @@ fn board_of(v: &Value) -> Board {
     Board::parse(&rows.join("\n")).expect("truth board")
 }
 
+/// The grid a live game locked, from the truth's `locked_grid` (origin and pitch), with
+/// `rows` × `cols` cells.
+fn locked_grid(g: &Value, rows: usize, cols: usize) -> Grid {
+    let f = |k: &str, i: usize| g[k][i].as_f64().expect("locked_grid") as f32;
+    Grid {
+        origin: (f("origin", 0), f("origin", 1)),
+        pitch: (f("pitch", 0), f("pitch", 1)),
+        rows,
+        cols,
+    }
+}
+
 /// Checks one frame; `Ok(note)` when it passes.
 fn check(truth_path: &Path) -> Result<String, String> {
     let v: Value = serde_json::from_str(&std::fs::read_to_string(truth_path).unwrap()).unwrap();
@@ -56,14 +68,8 @@ fn check(truth_path: &Path) -> Result<String, String> {
         // On the grid a live game had locked (`locked_grid`, rows and columns given), the
         // frame must give nothing to click: a refusal or an unsure reading.
         if let Some(g) = v.get("locked_grid") {
-            let f = |k: &str, i: usize| g[k][i].as_f64().expect("locked_grid") as f32;
             let n = |k: &str| g[k].as_u64().expect("locked_grid rows, cols") as usize;
-            let grid = Grid {
-                origin: (f("origin", 0), f("origin", 1)),
-                pitch: (f("pitch", 0), f("pitch", 1)),
-                rows: n("rows"),
-                cols: n("cols"),
-            };
+            let grid = locked_grid(g, n("rows"), n("cols"));
             for (name, choice) in [
                 ("stage", ReaderChoice::General),
                 ("auto", ReaderChoice::Auto),
@@ -150,13 +156,7 @@ fn check(truth_path: &Path) -> Result<String, String> {
     // truth records it).
     let mut grids = vec![r.grid];
     if let Some(g) = v.get("locked_grid") {
-        let f = |k: &str, i: usize| g[k][i].as_f64().expect("locked_grid") as f32;
-        grids.push(Grid {
-            origin: (f("origin", 0), f("origin", 1)),
-            pitch: (f("pitch", 0), f("pitch", 1)),
-            rows,
-            cols,
-        });
+        grids.push(locked_grid(g, rows, cols));
     }
     for grid in grids.iter().filter(|_| kind == "board") {
         let locked = read_grid(&img, grid, &ReaderConfig::default())

@@ -251,6 +251,15 @@ pub struct ReaderConfig {
     pub face_clean: f32,
 }
 
+impl ReaderConfig {
+    /// Whether a type of `n` tiles among a board's `tiles` holds most of them, a crowd
+    /// however few types there are ([`ReaderConfig::crowd_share`],
+    /// [`ReaderConfig::obstacle_min_count`]).
+    pub fn crowds_by_share(&self, n: usize, tiles: usize) -> bool {
+        n >= self.obstacle_min_count && n as f32 > self.crowd_share * tiles as f32
+    }
+}
+
 impl Default for ReaderConfig {
     fn default() -> Self {
         ReaderConfig {

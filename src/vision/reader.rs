@@ -1685,9 +1685,10 @@ fn board_from(
     let tiles: usize = counts.iter().sum();
     let crowded = |g: usize| {
         let n = final_count[&g];
-        n >= cfg.obstacle_min_count
-            && ((counts.len() > 2 && n as f32 >= cfg.obstacle_crowd * median as f32)
-                || n as f32 > cfg.crowd_share * tiles as f32)
+        (counts.len() > 2
+            && n >= cfg.obstacle_min_count
+            && n as f32 >= cfg.obstacle_crowd * median as f32)
+            || cfg.crowds_by_share(n, tiles)
     };
     let mut letters = std::collections::HashMap::<usize, usize>::new();
     let mut board = Board::new(grid.rows, grid.cols);

@@ -89,7 +89,7 @@ pub fn doubt_crowds(reading: &mut Reading, cfg: &ReaderConfig) -> usize {
     let tiles: usize = counts.values().sum();
     let crowds: Vec<u8> = counts
         .iter()
-        .filter(|&(_, &n)| n >= cfg.obstacle_min_count && n as f32 > cfg.crowd_share * tiles as f32)
+        .filter(|&(_, &n)| cfg.crowds_by_share(n, tiles))
         .map(|(&t, _)| t)
         .collect();
     let cells: Vec<Pos> = reading
