@@ -302,6 +302,10 @@ struct Run<'p, 'a> {
     /// The last frame read, the grid it was read on and what it gave: a game at rest shows
     /// the same pixels poll after poll, and the same pixels read the same.
     last_read: Option<(RgbaImage, Option<Grid>, Look)>,
+    /// The last board the bot planned on or saw a move leave. A game only takes tiles
+    /// away, so a reading on the locked grid with more tiles than this one is a misreading
+    /// (a reader taking emptied cells for a new type of tiles) and is not acted on.
+    played: Option<Board>,
 }
 
 impl Player<'_> {
@@ -374,6 +378,7 @@ impl Player<'_> {
             parked: false,
             last_pair_pending: false,
             last_read: None,
+            played: None,
         };
         let out = run.main();
         run.t.total = run.start.elapsed().as_micros() as u64;
@@ -486,7 +491,46 @@ impl Run<'_, '_> {
             },
         };
         self.record(&entry)?;
+        let mut seen = seen;
+        if let Ok(s) = &mut seen {
+            if grid.is_some() && grid == self.grid {
+                self.doubt_returned_tiles(s);
+            }
+        }
         Ok(seen)
+    }
+
+    /// How many tiles the board had when the bot last saw it with confidence, when `board`
+    /// shows more: tiles never come back in a game (removals, gravity and reshuffles keep
+    /// or lower the count), so such a reading cannot be right.
+    fn returned_tiles(&self, board: &Board) -> Option<usize> {
+        let had = self.played.as_ref()?.tile_count();
+        (board.tile_count() > had).then_some(had)
+    }
+
+    /// Marks a reading on the locked grid that shows more tiles than the board last played
+    /// as unsure, on the cells that hold a tile now and did not then (every tile when the
+    /// boards differ in size), so the loop waits, looks again and at worst stops, and
+    /// never clicks it. The recorded reading stays the reader's own.
+    fn doubt_returned_tiles(&self, seen: &mut Reading) {
+        let (Some(_), Some(played)) = (self.returned_tiles(&seen.board), &self.played) else {
+            return;
+        };
+        let same_size = played.rows() == seen.board.rows() && played.cols() == seen.board.cols();
+        let mut new: Vec<Pos> = seen
+            .board
+            .tiles()
+            .map(|(p, _)| p)
+            .filter(|&p| !same_size || !played.get(p).is_tile())
+            .collect();
+        if new.is_empty() {
+            new = seen.board.tiles().map(|(p, _)| p).collect();
+        }
+        for p in new {
+            if !seen.unsure.contains(&p) {
+                seen.unsure.push(p);
+            }
+        }
     }
 
     fn over_time(&self) -> bool {
@@ -522,6 +566,14 @@ impl Run<'_, '_> {
                 Ok(seen) => match seen.board.check_even() {
                     Ok(()) if is_sure(&seen) => {
                         return Ok(Ok(Shot { frame, index, seen }));
+                    }
+                    Ok(()) if self.grid.is_some() && self.returned_tiles(&seen.board).is_some() => {
+                        let had = self.returned_tiles(&seen.board).unwrap_or_default();
+                        why = format!(
+                            "the board reads with {} tiles, more than the {had} it had: \
+                             tiles never come back in a game, so the reading is wrong",
+                            seen.board.tile_count()
+                        );
                     }
                     Ok(()) => {
                         let cells: Vec<String> =
@@ -852,6 +904,7 @@ impl Run<'_, '_> {
             }
             let first = *first_tiles.get_or_insert(shot.seen.board.tile_count());
             self.count(first, &shot.seen.board);
+            self.played = Some(shot.seen.board.clone());
             let rules = Rules {
                 gravity: self.s.gravity.current(),
                 ..self.p.options.rules
@@ -924,6 +977,7 @@ impl Run<'_, '_> {
                         self.strikes = 0;
                         let switched = self.learn_gravity(&board, link, &shot.seen.board);
                         self.count(first, &shot.seen.board);
+                        self.played = Some(shot.seen.board.clone());
                         if !cur || switched || shot.seen.board.is_clear() {
                             // Re-planned from the board (a clear one is checked for tiles
                             // beside the locked grid first).

@@ -589,6 +589,58 @@ fn a_first_reading_the_next_frame_contradicts_is_not_played() {
     assert_eq!(p.stats.illegal, 0, "{:?}", p.stats);
 }
 
+/// Exact eyes that, once the game has removed `after` pairs, read every cell emptied since
+/// the deal as a tile of one new type: as a reader can take the ground showing in emptied
+/// cells for a type of tiles (it comes in pairs, so the board still looks even).
+struct Phantom {
+    sim: Shared,
+    dealt: Board,
+    after: u32,
+}
+
+impl Eyes for Phantom {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
+        let mut seen = self.sim.read(frame, grid)?;
+        let removed = self.sim.0.borrow().window.game().stats().removed;
+        let on_deal =
+            seen.board.rows() == self.dealt.rows() && seen.board.cols() == self.dealt.cols();
+        if removed >= self.after && on_deal {
+            for p in self.dealt.positions() {
+                if self.dealt.get(p).is_tile() && !seen.board.get(p).is_tile() {
+                    seen.board.set(p, Cell::Tile(200));
+                }
+            }
+        }
+        Ok(seen)
+    }
+}
+
+#[test]
+fn a_reading_with_more_tiles_than_the_board_had_is_never_clicked() {
+    let setup = Setup::new(&config(Gravity::None, 0, None));
+    let dealt = setup.game.board().clone();
+    let (sim, mut options) = setup.sim();
+    options.verify_timeout = Duration::from_millis(600);
+    let mut eyes = Phantom {
+        sim: sim.clone(),
+        dealt,
+        after: 2,
+    };
+    let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
+    let s = p.summary();
+    match &s.stop {
+        Stop::Unreadable(why) => assert!(why.contains("tiles never come back"), "{why}"),
+        other => panic!("expected a stop as unreadable, got {other:?}"),
+    }
+    assert_eq!(p.stats.removed, 2, "{:?}", p.stats);
+    assert_eq!(
+        (p.stats.empty, p.stats.illegal, p.stats.outside),
+        (0, 0, 0),
+        "{:?}",
+        p.stats
+    );
+}
+
 /// Exact eyes on a grid they are given that cannot find one themselves.
 struct GridOnly(Shared);
 
