@@ -205,7 +205,8 @@ fn kshisen_frames_read_exactly() {
     // Known failures, by name: a new failure and a silent fix both show here.
     // Frames the stage reader does not read yet (what each shows is in docs/vision.md): a
     // jade tile's selection not reported (the board reads exactly); cells emptied on a
-    // photo ground that read as a type of tiles, unsure.
+    // photo ground that read exactly on the grid found and, unsure, as lone pictures on
+    // that grid given.
     let known: Vec<String> = [
         "s0-jade-wood_light-mid06sel",
         "s3-traditional-summerfield-w1024-mid06",

@@ -545,9 +545,21 @@ fn refine_phase(
         ..cfg.clone()
     };
     let mut best = (0f32, 0f32);
-    // Two rounds: while one axis is off by half a cell no shift of the other makes twins
-    // meet, so the first round's second axis frees the first.
-    for axis in [0, 1, 0, 1] {
+    // The axes in turn, until a sweep leaves its axis where it was: while one axis is off
+    // by half a cell no shift of the other makes twins meet, so each axis is swept again
+    // once the other has moved. A sweep run with the other axis still off can settle
+    // anywhere along a flat run of costs, and the next sweep of the other axis only then
+    // finds its phase.
+    let mut stayed_last = false;
+    for (sweep, axis) in [0, 1]
+        .into_iter()
+        .cycle()
+        .take(cfg.phase_sweeps)
+        .enumerate()
+    {
+        if sweep >= 2 && stayed_last {
+            break;
+        }
         let pitch = if axis == 0 {
             sheet.x.pitch
         } else {
@@ -581,11 +593,11 @@ fn refine_phase(
         }
         let centre = run_start as f32 + (run_len as f32 - 1.0) / 2.0;
         let s = (centre * pitch / steps as f32).rem_euclid(pitch);
-        if axis == 0 {
-            best.0 = s;
-        } else {
-            best.1 = s;
-        }
+        let was = if axis == 0 { &mut best.0 } else { &mut best.1 };
+        // The same step (within half of one, on the circle of one pitch) counts as staying.
+        let moved = (s - *was).rem_euclid(pitch);
+        stayed_last = moved.min(pitch - moved) < pitch / (2 * steps) as f32;
+        *was = s;
     }
     best
 }
@@ -917,7 +929,7 @@ fn locate_and_read(
         rows: rect.rows(),
         cols: rect.cols(),
     };
-    let (reading, tally) = read_unjudged(frame, &grid, cfg)?;
+    let (reading, tally) = read_unjudged(frame, &grid, cfg, Found::InFrame)?;
     let reading = match trimmed_extent(&reading, hints) {
         None => {
             judge(&tally, cfg)?;
@@ -1035,9 +1047,13 @@ pub fn read_grid(frame: &RgbaImage, grid: &Grid, cfg: &ReaderConfig) -> Result<R
 /// Where the grid [`read_known`] reads came from.
 #[derive(Clone, Copy, PartialEq)]
 enum Found {
-    /// Found from this frame: a board needs [`ReaderConfig::min_tiles`].
+    /// Found from this frame: a board needs [`ReaderConfig::min_tiles`], and lone pictures
+    /// the ground runs into are ground ([`ground_runs_on`]).
     InFrame,
-    /// Given (the live bot's locked grid): any number of tiles is a board.
+    /// Given (the live bot's locked grid): any number of tiles is a board, and lone
+    /// pictures stand. No link-line check runs on a given grid, and a removal's line drawn
+    /// over emptied cells leaves them lone pictures the ground runs into: taken for ground,
+    /// a frame with a line would read as a board (measured on a recorded KShisen game).
     Given,
 }
 
@@ -1048,7 +1064,7 @@ fn read_known(
     cfg: &ReaderConfig,
     found: Found,
 ) -> Result<Reading, ReadError> {
-    let (reading, tally) = read_unjudged(frame, grid, cfg)?;
+    let (reading, tally) = read_unjudged(frame, grid, cfg, found)?;
     let min_tiles = match found {
         Found::InFrame => cfg.min_tiles,
         Found::Given => 0,
@@ -1068,6 +1084,7 @@ fn read_unjudged(
     frame: &RgbaImage,
     grid: &Grid,
     cfg: &ReaderConfig,
+    found: Found,
 ) -> Result<(Reading, Tally), ReadError> {
     let (fw, fh) = frame.dimensions();
     let (bx, by, bw, bh) = grid.bounds();
@@ -1127,7 +1144,7 @@ fn read_unjudged(
     });
     let Sight { mut seen, framed } = look(&pics, cols, &ground, &ring_idx, cfg);
     settle_ground(&integral, &pics, rows, cols, &rect, &mut seen, &framed, cfg);
-    ground_runs_on(&pics, rows, cols, &mut seen, cfg);
+    ground_runs_on(&pics, rows, cols, &mut seen, found == Found::InFrame, cfg);
     let sheet_like = SheetCells { rows, cols, pics };
     board_from(grid, &sheet_like, &seen, inside, cfg)
 }
@@ -1184,14 +1201,16 @@ fn ground_runs_into(
     n > 0 && shown as f32 >= cfg.local_ground_share * n as f32
 }
 
-/// Paired groups that are the ground running on from the cells beside them: cells a game
-/// has emptied show the ground with a neighbouring tile's 3-D side and shadow along one
-/// edge, alike wherever a tile stands on the same side, so they pair like a tile type.
-/// The ground spreads from the cells read as ground into each paired cell it runs into
-/// ([`ground_runs_into`]), and on from there; a group at least half of whose members it
-/// reaches or that lie off the board (the sheet's ring) is ground: a type's tiles lie on
-/// the board, while a tile's side and shadow on the ground beside the board pair with the
-/// same on an emptied cell. Measured on the KShisen corpus and two held-out sets: of 25 338
+/// Paired groups and lone pictures that are the ground running on from the cells beside
+/// them: cells a game has emptied show the ground with a neighbouring tile's 3-D side and
+/// shadow along one edge, alike wherever a tile stands on the same side, so they pair like
+/// a tile type (or, where no other cell has the same sides, pair with nothing). The ground
+/// spreads from the cells read as ground into each such cell it runs into
+/// ([`ground_runs_into`]), and on from there; a lone picture it reaches is ground (when
+/// `lone`: on a grid found in the frame, where the link-line check has run), and a
+/// group at least half of whose members it reaches or that lie off the board (the sheet's
+/// ring) is ground: a type's tiles lie on the board, while a tile's side and shadow on the
+/// ground beside the board pair with the same on an emptied cell. Measured on the KShisen corpus and two held-out sets: of 25 338
 /// tiles beside a cell of ground, none lets it in; of 20 emptied cells paired as a type
 /// beside one, 16 do.
 fn ground_runs_on(
@@ -1199,6 +1218,7 @@ fn ground_runs_on(
     rows: usize,
     cols: usize,
     seen: &mut [Seen],
+    lone: bool,
     cfg: &ReaderConfig,
 ) {
     let mut reached: Vec<bool> = seen.iter().map(|s| *s == Seen::Ground).collect();
@@ -1214,7 +1234,8 @@ fn ground_runs_on(
                 continue;
             }
             let i = rr as usize * cols + cc as usize;
-            if reached[i] || !matches!(seen[i], Seen::Paired(_)) {
+            let open = matches!(seen[i], Seen::Paired(_)) || (lone && seen[i] == Seen::Lone);
+            if reached[i] || !open {
                 continue;
             }
             // Which sides of cell i hold a tile: a cell of a group other than its own.
@@ -1248,7 +1269,10 @@ fn ground_runs_on(
             v.1 += 1;
         }
     }
-    for s in seen.iter_mut() {
+    for (s, &hit) in seen.iter_mut().zip(&reached) {
+        if *s == Seen::Lone && hit {
+            *s = Seen::Ground;
+        }
         if let Seen::Paired(g) = *s {
             let (hit, n) = votes[&g];
             if hit * 2 >= n {
@@ -2444,6 +2468,69 @@ mod cell_tests {
     }
 
     #[test]
+    fn a_lone_emptied_cell_the_ground_runs_into_is_ground() {
+        // A 1×2 board in a sheet with its ring of ground: a tile, and beside it a cell
+        // emptied at the board's corner, alike to no other (its 3-D side on the left only),
+        // whose top edge meets the ground above past that side. A tile face there (a
+        // picture over most of it) stays as it is.
+        let cfg = ReaderConfig::default();
+        let b = cfg.blocks;
+        let (ground, side, face) = (
+            [200.0f32, 190.0, 150.0],
+            [120.0f32, 90.0, 20.0],
+            [40.0f32, 60.0, 200.0],
+        );
+        let ring: Vec<(usize, usize)> = (0..b)
+            .flat_map(|r| (0..b).map(move |c| (r, c)))
+            .filter(|&(r, c)| r == 0 || c == 0 || r + 1 == b || c + 1 == b)
+            .collect();
+        let pic = |inner: [f32; 3]| {
+            let frame: Vec<f32> = ring
+                .iter()
+                .flat_map(|&(r, c)| {
+                    if c < 4 && r == 0 || c == 0 {
+                        side
+                    } else {
+                        ground
+                    }
+                })
+                .collect();
+            let blocks: Vec<f32> = (0..b * b)
+                .flat_map(|i| if i % b < 3 { side } else { inner })
+                .collect();
+            Picture {
+                blocks,
+                mean: inner,
+                spread: 0.0,
+                frame,
+            }
+        };
+        let plain = Picture {
+            blocks: ground.repeat(b * b),
+            mean: ground,
+            spread: 0.0,
+            frame: ground.repeat(ring.len()),
+        };
+        let (rows, cols) = (3usize, 4usize);
+        for (inner, want) in [(ground, Seen::Ground), (face, Seen::Lone)] {
+            let mut pics: Vec<Option<Picture>> = vec![Some(plain.clone()); rows * cols];
+            pics[5] = Some(Picture {
+                blocks: face.repeat(b * b),
+                mean: face,
+                spread: 0.0,
+                frame: side.repeat(ring.len()),
+            });
+            pics[6] = Some(pic(inner));
+            let mut seen = vec![Seen::Ground; rows * cols];
+            seen[5] = Seen::Paired(1);
+            seen[6] = Seen::Lone;
+            ground_runs_on(&pics, rows, cols, &mut seen, true, &cfg);
+            assert_eq!(seen[6], want, "inner {inner:?}");
+            assert_eq!(seen[5], Seen::Paired(1));
+        }
+    }
+
+    #[test]
     fn a_group_mostly_outside_the_board_is_ground() {
         // A 2×2 board in a sheet with its ring: three cells of one group, and one cell that
         // pairs with two ring cells (a tile's side beside the board and in an emptied cell
@@ -2458,7 +2545,7 @@ mod cell_tests {
             seen[i] = Seen::Paired(2);
         }
         let pics: Vec<Option<Picture>> = vec![None; rows * cols];
-        ground_runs_on(&pics, rows, cols, &mut seen, &ReaderConfig::default());
+        ground_runs_on(&pics, rows, cols, &mut seen, true, &ReaderConfig::default());
         assert_eq!(seen[10], Seen::Ground);
         assert_eq!(seen[5], Seen::Paired(1));
     }
