@@ -935,7 +935,20 @@ fn locate_and_read(
             judge(&tally, cfg)?;
             reading
         }
-        Some((rows, cols)) => read_known(frame, &grid.sub(rows, cols), cfg, Found::InFrame)?,
+        Some((rows, cols)) => {
+            // Read on the smaller grid, the ring around it is other cells, and the ground
+            // learnt there can show more edge lines bare: trimmed again while they do.
+            let mut sub = grid.sub(rows, cols);
+            let mut r = read_known(frame, &sub, cfg, Found::InFrame)?;
+            for _ in 0..cfg.extent_trims {
+                let Some((rows, cols)) = trimmed_extent(&r, hints) else {
+                    break;
+                };
+                sub = sub.sub(rows, cols);
+                r = read_known(frame, &sub, cfg, Found::InFrame)?;
+            }
+            r
+        }
     };
     // A lattice at half the tiles' pitch reads each tile as two cells whose pictures stay
     // together; at twice the pitch, on an axis no hint fixes, the cells read whole. Kept
@@ -1151,9 +1164,10 @@ fn read_unjudged(
 
 /// Whether the ground of cell `q` runs on into picture `p` across their shared edge
 /// (`p_side` of `p`, `q_side` of `q`, indices into [`SIDES`]): the two rows of edge blocks
-/// meet with no seam ([`ReaderConfig::ground_seam`]) and half or more of `p`'s face shows
-/// `q`'s colour, lit or in shadow ([`ReaderConfig::local_ground_share`]). A tile's border
-/// or bevel makes a seam against the ground beside it, and its face shows its picture.
+/// meet with no seam ([`ReaderConfig::ground_seam`]) and `p`'s blocks away from the sides
+/// where a tile stands show `q`'s colour, lit or in shadow
+/// ([`ReaderConfig::clear_ground_share`]). A tile's border or bevel makes a seam against
+/// the ground beside it, and its face shows its picture.
 /// Where `tile_beside` says a tile stands on a side of `p` across the edge's ends, the
 /// edge's blocks within [`ReaderConfig::overhang_share`] of that end are left out: the
 /// tile's 3-D side and shadow fall there on an emptied cell and not on the ground beyond.
@@ -1188,17 +1202,44 @@ fn ground_runs_into(
         return false;
     }
     let local = Ground {
-        colour: q.mean,
+        colour: median_colour(q),
         colour_tol: 0.0,
         spread_max: 0.0,
     };
-    let n = p.blocks.len() / 3;
-    let shown = p
-        .blocks
-        .chunks_exact(3)
-        .filter(|v| local.shows([v[0], v[1], v[2]], cfg))
-        .count();
-    n > 0 && shown as f32 >= cfg.local_ground_share * n as f32
+    // The blocks away from the bands a neighbouring tile's side and shadow can cover: an
+    // emptied cell shows the ground there, a tile its face.
+    let whole = p.blocks.len() != b * b * 3;
+    let bb = (cfg.overhang_share * b as f32).ceil() as usize;
+    let clear = |r: usize, c: usize| {
+        whole
+            || !((tile_beside[0] && r < bb)
+                || (tile_beside[1] && r + bb >= b)
+                || (tile_beside[2] && c < bb)
+                || (tile_beside[3] && c + bb >= b))
+    };
+    let (mut n, mut shown) = (0usize, 0usize);
+    for (k, v) in p.blocks.chunks_exact(3).enumerate() {
+        if clear(k / b, k % b) {
+            n += 1;
+            shown += local.shows([v[0], v[1], v[2]], cfg) as usize;
+        }
+    }
+    n > 0 && shown as f32 >= cfg.clear_ground_share * n as f32
+}
+
+/// The per-channel median of a picture's blocks: the colour most of it shows, which a
+/// 3-D side or shadow along one edge does not pull as it pulls the mean.
+fn median_colour(p: &Picture) -> [f32; 3] {
+    let mut out = p.mean;
+    for (ch, o) in out.iter_mut().enumerate() {
+        let mut v: Vec<f32> = p.blocks.iter().skip(ch).step_by(3).copied().collect();
+        if v.is_empty() {
+            continue;
+        }
+        v.sort_by(|a, b| a.total_cmp(b));
+        *o = v[v.len() / 2];
+    }
+    out
 }
 
 /// Paired groups and lone pictures that are the ground running on from the cells beside
@@ -2465,6 +2506,60 @@ mod cell_tests {
         // A tile on the right leaves out the other end, where the seam stays.
         let right = [false, false, false, true];
         assert!(!ground_runs_into(&emptied, &above, (0, 1), right, &cfg));
+    }
+
+    #[test]
+    fn the_ground_runs_into_a_cell_whose_side_bands_a_tile_covers_but_not_into_a_face() {
+        // Cells in a column emptied between two tiles, over a plain ground: each shows the
+        // left tile's 3-D side and shadow over its left three block columns and the ground
+        // elsewhere, so the cell above (the ground coming in) has a mean pulled toward the
+        // side. Counted away from the side bands and against the median colour, the ground
+        // runs in; a tile's face in a shade of the ground's colour with a picture in its
+        // middle keeps it out.
+        let cfg = ReaderConfig::default();
+        let (ground, side, ink) = (
+            [239.0f32, 239.0, 239.0],
+            [110.0f32, 95.0, 40.0],
+            [40.0f32, 60.0, 140.0],
+        );
+        let b = cfg.blocks;
+        let picture = |colour: &dyn Fn(usize, usize) -> [f32; 3]| {
+            let blocks: Vec<f32> = (0..b * b).flat_map(|k| colour(k / b, k % b)).collect();
+            let mut mean = [0.0f32; 3];
+            for v in blocks.chunks_exact(3) {
+                for ch in 0..3 {
+                    mean[ch] += v[ch] / (b * b) as f32;
+                }
+            }
+            // The frame: the ring of blocks, as the blocks show it.
+            let frame: Vec<f32> = (0..b * b)
+                .filter(|&k| {
+                    let (r, c) = (k / b, k % b);
+                    r == 0 || c == 0 || r + 1 == b || c + 1 == b
+                })
+                .flat_map(|k| colour(k / b, k % b))
+                .collect();
+            Picture {
+                blocks,
+                mean,
+                spread: 10.0,
+                frame,
+            }
+        };
+        let emptied = picture(&|_, c| if c < 3 { side } else { ground });
+        let between = [false, false, true, true];
+        assert!(ground_runs_into(&emptied, &emptied, (0, 1), between, &cfg));
+        // A face: a lighter shade of the ground with a picture over its middle.
+        let face = picture(&|r, c| {
+            if c < 3 {
+                side
+            } else if (3..8).contains(&r) && (3..8).contains(&c) {
+                ink
+            } else {
+                ground
+            }
+        });
+        assert!(!ground_runs_into(&face, &emptied, (0, 1), between, &cfg));
     }
 
     #[test]
