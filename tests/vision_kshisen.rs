@@ -285,3 +285,48 @@ fn a_saved_reader_that_cannot_read_the_frame_gives_way_to_auto() {
     assert_eq!(saved.reader, ReaderChoice::General);
     assert!(!saved.fallback);
 }
+
+/// The live bot's eyes over a game's frames (`fixtures/kshisen/live/`, from
+/// `scripts/kshisen-e2e 0:true:3:egypt:wood_light`): on the full deal both readers read
+/// the same board, so the eyes must not settle on the legacy chain alone. Ten pairs later,
+/// on the grid locked from the deal, the cells emptied beside the egypt tiles' deep 3-D
+/// sides must read as empty (the legacy chain read them as a type of tiles, sure, and the
+/// bot clicked two of them).
+#[test]
+fn live_eyes_keep_both_readers_while_they_agree() {
+    use llk::agent::pipeline::Vision;
+    use llk::agent::Eyes;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/kshisen/live");
+    let load = |name: &str| load_image(&dir.join(name)).expect("live frame");
+    let mut eyes = Vision {
+        reader: ReaderChoice::Auto,
+        ..Vision::default()
+    };
+    let deal = eyes
+        .read(&load("s0-egypt-wood_light-full.png"), None)
+        .expect("the deal reads");
+    assert!(is_sure(&deal), "{:?}\n{}", deal.unsure, deal.board);
+    assert_eq!((deal.grid.rows, deal.grid.cols), (6, 14));
+    assert_eq!(deal.board.tile_count(), 84, "{}", deal.board);
+    assert_eq!(
+        eyes.reader,
+        ReaderChoice::Auto,
+        "both readers agree on the deal"
+    );
+    let later = eyes
+        .read(&load("s0-egypt-wood_light-mid10.png"), Some(&deal.grid))
+        .expect("the later frame reads");
+    assert!(is_sure(&later), "{:?}\n{}", later.unsure, later.board);
+    // The top two rows as the frame shows them (checked by eye): tiles at columns 6 and 12
+    // of row 0, and 6, 7, 8, 10 and 12 of row 1.
+    let row = |r: usize| -> String {
+        (0..14)
+            .map(|c| match later.board.get(Pos::new(r, c)) {
+                Cell::Tile(_) => 'x',
+                _ => '.',
+            })
+            .collect()
+    };
+    assert_eq!(row(0), "......x.....x.", "{}", later.board);
+    assert_eq!(row(1), "......xxx.x.x.", "{}", later.board);
+}

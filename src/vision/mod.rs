@@ -200,7 +200,10 @@ fn read_one(choice: ReaderChoice, frame: &RgbaImage, at: Target) -> Result<Readi
 /// stands; on a found board the stage reader's does, even over a sure legacy reading.
 /// Where both are sure and their types cross (each puts together tiles the other keeps
 /// apart), the reading whose crossing types each show one sprite is taken, and when
-/// neither or both do, the tiles involved are unsure ([`verdict::crossing`]). Whichever
+/// neither or both do, the tiles involved are unsure ([`verdict::crossing`]). Where both
+/// read the same board on the same lattice, the reading is named `Auto` (neither reader
+/// is shown the better one, and the live eyes, which keep the reader named, keep
+/// comparing them). Whichever
 /// reading is given, a type that holds two sprites is split
 /// ([`verdict::split_two_sprite_types`]); after the choice, so that the choice still sees
 /// the readers disagree on it.
@@ -280,6 +283,16 @@ fn choose(
                         return (Ok(l), ReaderChoice::Auto);
                     }
                     verdict::CrossingVerdict::No | verdict::CrossingVerdict::First => {}
+                }
+                // Both read the same board on the same lattice: neither reader is shown
+                // the better one, so the reading is auto's (a live game keeps comparing
+                // the two on later frames rather than keeping the legacy chain alone).
+                let same = verdict::aligned_grids(&l.grid, &g.grid) == Some((0, 0))
+                    && l.board
+                        .renaming_mismatches(&g.board)
+                        .is_some_and(|m| m.is_empty());
+                if same {
+                    return (legacy, ReaderChoice::Auto);
                 }
             }
         }
