@@ -513,7 +513,11 @@ impl Run<'_, '_> {
     /// boards differ in size), so the loop waits, looks again and at worst stops, and
     /// never clicks it. The recorded reading stays the reader's own.
     fn doubt_returned_tiles(&self, seen: &mut Reading) {
-        let (Some(_), Some(played)) = (self.returned_tiles(&seen.board), &self.played) else {
+        let Some(played) = self
+            .played
+            .as_ref()
+            .filter(|_| self.returned_tiles(&seen.board).is_some())
+        else {
             return;
         };
         let same_size = played.rows() == seen.board.rows() && played.cols() == seen.board.cols();
@@ -567,22 +571,21 @@ impl Run<'_, '_> {
                     Ok(()) if is_sure(&seen) => {
                         return Ok(Ok(Shot { frame, index, seen }));
                     }
-                    Ok(()) if self.grid.is_some() && self.returned_tiles(&seen.board).is_some() => {
-                        let had = self.returned_tiles(&seen.board).unwrap_or_default();
-                        why = format!(
-                            "the board reads with {} tiles, more than the {had} it had: \
-                             tiles never come back in a game, so the reading is wrong",
-                            seen.board.tile_count()
-                        );
-                    }
                     Ok(()) => {
                         let cells: Vec<String> =
                             seen.unsure.iter().map(|p| p.to_string()).collect();
-                        why = format!(
-                            "the reader is unsure of {} cells ({})",
-                            cells.len(),
-                            cells.join(" ")
-                        );
+                        why = match self.grid.and(self.returned_tiles(&seen.board)) {
+                            Some(had) => format!(
+                                "the board reads with {} tiles, more than the {had} it had: \
+                                 tiles never come back in a game, so the reading is wrong",
+                                seen.board.tile_count()
+                            ),
+                            None => format!(
+                                "the reader is unsure of {} cells ({})",
+                                cells.len(),
+                                cells.join(" ")
+                            ),
+                        };
                     }
                     Err(e) => why = format!("the board as read cannot be right: {e}"),
                 },

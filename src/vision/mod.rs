@@ -288,9 +288,7 @@ fn choose(
                 // the better one, so the reading is auto's (a live game keeps comparing
                 // the two on later frames rather than keeping the legacy chain alone).
                 let same = verdict::aligned_grids(&l.grid, &g.grid) == Some((0, 0))
-                    && l.board
-                        .renaming_mismatches(&g.board)
-                        .is_some_and(|m| m.is_empty());
+                    && l.board.same_up_to_renaming(&g.board);
                 if same {
                     return (legacy, ReaderChoice::Auto);
                 }

@@ -307,6 +307,15 @@ pub fn colour_dist(a: [f32; 3], b: [f32; 3]) -> f32 {
     ((a[0] - b[0]).abs() + (a[1] - b[1]).abs() + (a[2] - b[2]).abs()) / 3.0
 }
 
+/// The median of `v` (the upper one of an even count; 0 when empty).
+pub(crate) fn median(mut v: Vec<f32>) -> f32 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

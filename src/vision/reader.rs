@@ -16,7 +16,7 @@ use super::pictures::{
     describe, describe_face, frame_contrast, frame_distance, frame_side, group, nearest_distances,
     shape_distance, shape_of, shapes_apart, Picture,
 };
-use super::pixels::{colour_dist, Integral};
+use super::pixels::{colour_dist, median, Integral};
 use super::profile::line_profiles;
 use super::verdict::{judge, Tally};
 use super::{Hints, ReadError, Reading};
@@ -1208,14 +1208,14 @@ fn ground_runs_into(
     };
     // The blocks away from the bands a neighbouring tile's side and shadow can cover: an
     // emptied cell shows the ground there, a tile its face.
+    // (`band` blocks deep, as on the edge: one side's frame blocks are `b` long.)
     let whole = p.blocks.len() != b * b * 3;
-    let bb = (cfg.overhang_share * b as f32).ceil() as usize;
     let clear = |r: usize, c: usize| {
         whole
-            || !((tile_beside[0] && r < bb)
-                || (tile_beside[1] && r + bb >= b)
-                || (tile_beside[2] && c < bb)
-                || (tile_beside[3] && c + bb >= b))
+            || !((tile_beside[0] && r < band)
+                || (tile_beside[1] && r + band >= b)
+                || (tile_beside[2] && c < band)
+                || (tile_beside[3] && c + band >= b))
     };
     let (mut n, mut shown) = (0usize, 0usize);
     for (k, v) in p.blocks.chunks_exact(3).enumerate() {
@@ -1230,16 +1230,10 @@ fn ground_runs_into(
 /// The per-channel median of a picture's blocks: the colour most of it shows, which a
 /// 3-D side or shadow along one edge does not pull as it pulls the mean.
 fn median_colour(p: &Picture) -> [f32; 3] {
-    let mut out = p.mean;
-    for (ch, o) in out.iter_mut().enumerate() {
-        let mut v: Vec<f32> = p.blocks.iter().skip(ch).step_by(3).copied().collect();
-        if v.is_empty() {
-            continue;
-        }
-        v.sort_by(|a, b| a.total_cmp(b));
-        *o = v[v.len() / 2];
+    if p.blocks.is_empty() {
+        return p.mean;
     }
-    out
+    [0, 1, 2].map(|ch| median(p.blocks.iter().skip(ch).step_by(3).copied().collect()))
 }
 
 /// Paired groups and lone pictures that are the ground running on from the cells beside

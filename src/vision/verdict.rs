@@ -11,7 +11,7 @@ use super::ground::{describe_beside, GroundTest, SIDES};
 use super::pictures::{
     describe, distance, frame_distance, shape_distance, single_linkage, spanning_tree, Picture,
 };
-use super::pixels::Integral;
+use super::pixels::{median, Integral};
 use super::{ReadError, Reading};
 use crate::board::{Cell, Pos};
 use crate::geometry::Grid;
@@ -636,15 +636,6 @@ fn around(frame: &RgbaImage, grids: &[&Grid]) -> Integral {
     }
     let (x0, y0) = (x0.floor() as i64, y0.floor() as i64);
     Integral::new(frame, x0, y0, x1.ceil() as i64 - x0, y1.ceil() as i64 - y0)
-}
-
-/// The median of `v` (the upper one of an even count; 0 when empty).
-fn median(mut v: Vec<f32>) -> f32 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
 }
 
 #[cfg(test)]
