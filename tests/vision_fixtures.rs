@@ -114,8 +114,10 @@ fn fresh_fixtures_read_exactly() {
 /// reads with confidence (no unsure cell, every type even) yet wrongly. Refusals and unsure
 /// readings are allowed here (the bot does not click them); a confident misreading is what
 /// makes it click wrong pairs. Asserted equal, so a new one or a silent fix both show.
-/// Most are obstacles: a pair of identical obstacles pairs like a tile type, and a lone
-/// stone near the ground's colour reads as ground (what was tried is in docs/vision.md).
+/// Most are obstacles: the dark theme's stones, whose face test cannot tell them from a tile
+/// whose picture covers its face, pair like a tile type, and a lone stone nearer the
+/// ground's colour than any tile's reads as ground (what was tried is in docs/vision.md).
+/// Pairs of stones and crates drawn without the tiles' face are walled off.
 /// `case0025` and `case0061` were read on lattices with cells over twice as long one way
 /// as the other; such a lattice's longer axis is now divided
 /// (`ReaderConfig::max_cell_aspect`), and both are refused.
@@ -123,8 +125,7 @@ fn fresh_fixtures_read_exactly() {
 fn stage_reader_confident_misreadings_are_the_known_ones() {
     use llk::vision::{read_with, ReaderChoice};
     let known: Vec<String> = [
-        5, 8, 21, 27, 36, 38, 39, 40, 46, 59, 62, 65, 69, 75, 86, 90, 94, 96, 99, 116, 122, 138,
-        140, 153, 154, 163, 176, 178, 181, 189, 199,
+        5, 21, 27, 36, 38, 39, 59, 65, 69, 86, 99, 153, 154, 181, 189,
     ]
     .iter()
     .map(|n| fixture_spec(*n).name)

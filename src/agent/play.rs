@@ -17,7 +17,7 @@ use super::gravity_watch::{GravityWatch, Observation};
 use super::record::{Entry, RecordError, SessionWriter, Timings};
 use super::stages::{Brain, Eyes};
 use super::verify::{reaction, Reaction};
-use crate::board::{Board, Gravity, Link, Pos, Rules};
+use crate::board::{Board, Cell, Gravity, Link, Pos, Rules};
 use crate::capture::{CaptureError, Frame, FrameSource};
 use crate::error::Chain;
 use crate::geometry::{Grid, Side};
@@ -494,7 +494,7 @@ impl Run<'_, '_> {
         let mut seen = seen;
         if let Ok(s) = &mut seen {
             if grid.is_some() && grid == self.grid {
-                self.doubt_returned_tiles(s);
+                self.doubt_the_impossible(s);
             }
         }
         Ok(seen)
@@ -508,29 +508,50 @@ impl Run<'_, '_> {
         (board.tile_count() > had).then_some(had)
     }
 
-    /// Marks a reading on the locked grid that shows more tiles than the board last played
-    /// as unsure, on the cells that hold a tile now and did not then (every tile when the
-    /// boards differ in size), so the loop waits, looks again and at worst stops, and
-    /// never clicks it. The recorded reading stays the reader's own.
-    fn doubt_returned_tiles(&self, seen: &mut Reading) {
+    /// Cells `board` reads as obstacles where the board last played (of the same size) had
+    /// none: obstacles never appear or move in a game (removals, gravity and reshuffles move
+    /// tiles only), so such a reading is wrong there (a pair tinted while it goes, read as
+    /// two stones).
+    fn new_obstacles(&self, board: &Board) -> Vec<Pos> {
         let Some(played) = self
             .played
             .as_ref()
-            .filter(|_| self.returned_tiles(&seen.board).is_some())
+            .filter(|p| p.rows() == board.rows() && p.cols() == board.cols())
         else {
-            return;
+            return Vec::new();
         };
-        let same_size = played.rows() == seen.board.rows() && played.cols() == seen.board.cols();
-        let mut new: Vec<Pos> = seen
-            .board
-            .tiles()
-            .map(|(p, _)| p)
-            .filter(|&p| !same_size || !played.get(p).is_tile())
-            .collect();
-        if new.is_empty() {
-            new = seen.board.tiles().map(|(p, _)| p).collect();
+        board
+            .positions()
+            .filter(|&p| board.get(p) == Cell::Obstacle && played.get(p) != Cell::Obstacle)
+            .collect()
+    }
+
+    /// Marks what a reading on the locked grid cannot show as unsure, so the loop waits,
+    /// looks again and at worst stops, and never clicks it: more tiles than the board last
+    /// played (on the cells that hold a tile now and did not then, every tile when the
+    /// boards differ in size), and obstacles where it had none. The recorded reading stays
+    /// the reader's own.
+    fn doubt_the_impossible(&self, seen: &mut Reading) {
+        let mut doubted = self.new_obstacles(&seen.board);
+        if let Some(played) = self
+            .played
+            .as_ref()
+            .filter(|_| self.returned_tiles(&seen.board).is_some())
+        {
+            let same_size =
+                played.rows() == seen.board.rows() && played.cols() == seen.board.cols();
+            let mut new: Vec<Pos> = seen
+                .board
+                .tiles()
+                .map(|(p, _)| p)
+                .filter(|&p| !same_size || !played.get(p).is_tile())
+                .collect();
+            if new.is_empty() {
+                new = seen.board.tiles().map(|(p, _)| p).collect();
+            }
+            doubted.extend(new);
         }
-        for p in new {
+        for p in doubted {
             if !seen.unsure.contains(&p) {
                 seen.unsure.push(p);
             }
@@ -574,11 +595,24 @@ impl Run<'_, '_> {
                     Ok(()) => {
                         let cells: Vec<String> =
                             seen.unsure.iter().map(|p| p.to_string()).collect();
+                        let appeared = match self.grid {
+                            Some(_) => self.new_obstacles(&seen.board),
+                            None => Vec::new(),
+                        };
                         why = match self.grid.and(self.returned_tiles(&seen.board)) {
                             Some(had) => format!(
                                 "the board reads with {} tiles, more than the {had} it had: \
                                  tiles never come back in a game, so the reading is wrong",
                                 seen.board.tile_count()
+                            ),
+                            None if !appeared.is_empty() => format!(
+                                "the board reads with obstacles at {} where it had none: \
+                                 obstacles never appear in a game, so the reading is wrong",
+                                appeared
+                                    .iter()
+                                    .map(|p| p.to_string())
+                                    .collect::<Vec<_>>()
+                                    .join(" ")
                             ),
                             None => format!(
                                 "the reader is unsure of {} cells ({})",

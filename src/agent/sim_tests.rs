@@ -641,6 +641,59 @@ fn a_reading_with_more_tiles_than_the_board_had_is_never_clicked() {
     );
 }
 
+/// Eyes that, once `after` pairs are gone, read the tiles of the first type still on the
+/// board as obstacles (a pair tinted while it goes can show no face, as a stone shows none).
+struct Stones {
+    sim: Shared,
+    after: u32,
+}
+
+impl Eyes for Stones {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
+        let mut seen = self.sim.read(frame, grid)?;
+        let removed = self.sim.0.borrow().window.game().stats().removed;
+        if removed >= self.after {
+            let first = seen.board.tiles().next().map(|(_, t)| t);
+            if let Some(t) = first {
+                let same: Vec<Pos> = seen
+                    .board
+                    .tiles()
+                    .filter(|&(_, u)| u == t)
+                    .map(|(p, _)| p)
+                    .collect();
+                for p in same {
+                    seen.board.set(p, Cell::Obstacle);
+                }
+            }
+        }
+        Ok(seen)
+    }
+}
+
+#[test]
+fn a_reading_with_obstacles_where_the_board_had_none_is_never_clicked() {
+    let setup = Setup::new(&config(Gravity::None, 0, None));
+    let (sim, mut options) = setup.sim();
+    options.verify_timeout = Duration::from_millis(600);
+    let mut eyes = Stones {
+        sim: sim.clone(),
+        after: 2,
+    };
+    let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
+    let s = p.summary();
+    match &s.stop {
+        Stop::Unreadable(why) => assert!(why.contains("obstacles never appear"), "{why}"),
+        other => panic!("expected a stop as unreadable, got {other:?}"),
+    }
+    assert_eq!(p.stats.removed, 2, "{:?}", p.stats);
+    assert_eq!(
+        (p.stats.empty, p.stats.illegal, p.stats.outside),
+        (0, 0, 0),
+        "{:?}",
+        p.stats
+    );
+}
+
 /// Exact eyes on a grid they are given that cannot find one themselves.
 struct GridOnly(Shared);
 

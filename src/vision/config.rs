@@ -269,6 +269,17 @@ pub struct ReaderConfig {
     pub face_rough: f32,
     /// See [`ReaderConfig::face_rough`].
     pub face_clean: f32,
+    /// A paired group the face-corner and frame tests ([`super::obstacles::obstacle_groups`])
+    /// call obstacles is walled off by the stage reader only when, in the median of its
+    /// cells, at most this share of the inner blocks shows the face (the commonest block
+    /// colour of the board's pictures, within [`ReaderConfig::face_clean`]): when the face
+    /// shows nowhere. Measured over the stage reader's readings: rendered obstacles 0.0 in
+    /// 48 of the 64 groups those tests find (rendered 0..200), 0.05–0.71 the rest; KShisen
+    /// tile types they take for obstacles 0.06–0.31 (a landscape covering the face 0.06, a
+    /// red-framed letter on a wood face 0.19–0.21, a large circle 0.24–0.31). One frame
+    /// cannot tell a tile whose picture covers its face from an obstacle, so those stay
+    /// tiles.
+    pub obstacle_face_share: f32,
 }
 
 impl ReaderConfig {
@@ -330,6 +341,7 @@ impl Default for ReaderConfig {
             halves_min_types: 4,
             face_rough: 30.0,
             face_clean: 16.0,
+            obstacle_face_share: 0.03,
         }
     }
 }

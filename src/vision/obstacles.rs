@@ -5,6 +5,7 @@
 
 use super::cells::{self, CellFeatures};
 use super::config::ReaderConfig;
+use super::pictures::Picture;
 use super::pixels::{self, colour_dist};
 
 /// Cells whose frames give the common profile: its per-strip median is stable with this many.
@@ -178,6 +179,36 @@ pub(crate) fn obstacle_groups(
     } else {
         (Vec::new(), far_cells)
     }
+}
+
+/// Face colours sampled to find the face every tile shows: its mode is stable with this many
+/// (and the mode costs the square of it).
+const FACE_SAMPLE: usize = 480;
+
+/// Per picture, the share of its inner blocks that show the face: the most common block
+/// colour over all `pics` (within [`ReaderConfig::face_clean`]). A tile shows its face
+/// between the strokes of its symbol; a stone or a crate is drawn without it.
+pub(crate) fn face_shares(pics: &[&Picture], cfg: &ReaderConfig) -> Vec<f32> {
+    let blocks = |p: &Picture| -> Vec<[f32; 3]> {
+        p.blocks
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2]])
+            .collect()
+    };
+    let all: Vec<[f32; 3]> = pics.iter().flat_map(|p| blocks(p)).collect();
+    let stride = all.len().div_ceil(FACE_SAMPLE).max(1);
+    let sample: Vec<[f32; 3]> = all.iter().step_by(stride).copied().collect();
+    let face = pixels::mode_colour(&sample, 20.0);
+    pics.iter()
+        .map(|p| {
+            let b = blocks(p);
+            let near = b
+                .iter()
+                .filter(|&&c| colour_dist(c, face) <= cfg.face_clean)
+                .count();
+            near as f32 / b.len().max(1) as f32
+        })
+        .collect()
 }
 
 #[cfg(test)]

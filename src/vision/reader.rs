@@ -7,11 +7,13 @@
 
 use super::animation;
 use super::calibrate;
+use super::cells::{self, features_with, CellFeatures};
 use super::config::ReaderConfig;
 use super::extent::{best_window, main_cluster, CellRect};
 use super::ground::{describe_beside, GroundTest, SIDES};
 use super::halves;
 use super::lattice::{self, Axis};
+use super::obstacles::{face_shares, obstacle_groups};
 use super::pictures::{
     describe, describe_face, frame_contrast, frame_distance, frame_side, group, nearest_distances,
     shape_distance, shape_of, shapes_apart, Picture,
@@ -1159,7 +1161,21 @@ fn read_unjudged(
     settle_ground(&integral, &pics, rows, cols, &rect, &mut seen, &framed, cfg);
     ground_runs_on(&pics, rows, cols, &mut seen, found == Found::InFrame, cfg);
     let sheet_like = SheetCells { rows, cols, pics };
-    board_from(grid, &sheet_like, &seen, inside, cfg)
+    // Walls only where the grid was found: on a given grid the frame is one of a game in
+    // progress, whose pair being removed is tinted and shows no face, as a stone shows none
+    // (KShisen's last two of a type, highlighted under the link line); one frame cannot
+    // tell them apart, and the live bot knows the obstacles from the board it locked on.
+    let walls_on = found == Found::InFrame;
+    board_from(
+        grid,
+        &integral,
+        (fw, fh),
+        walls_on,
+        &sheet_like,
+        &seen,
+        inside,
+        cfg,
+    )
 }
 
 /// Whether the ground of cell `q` runs on into picture `p` across their shared edge
@@ -1532,11 +1548,99 @@ struct SheetCells {
     pics: Vec<Option<Picture>>,
 }
 
+/// The paired groups of a board that are obstacles (stones, crates, locks): those drawn
+/// without the body every tile shares ([`obstacle_groups`]: the face in its corners, the
+/// frame along its sides), whose face shows nowhere inside either
+/// ([`ReaderConfig::obstacle_face_share`]), and whose shape is no tile type's once a tint is
+/// taken out: a game tints the pair it removes, or the tile the player selected, and the
+/// tint hides the face as an obstacle does ([`ReaderConfig::shape_join_ratio`], as a lone
+/// tinted picture joins its type). `cells` are the board's cells in sheet order, `kind`
+/// their groups, `members` each paired group's pictures.
+#[allow(clippy::too_many_arguments)]
+fn walls(
+    grid: &Grid,
+    integral: &Integral,
+    frame_size: (u32, u32),
+    s: &SheetCells,
+    cells: &[usize],
+    kind: &[Option<usize>],
+    members: &std::collections::HashMap<usize, Vec<&Picture>>,
+    cfg: &ReaderConfig,
+) -> Vec<usize> {
+    let held: Vec<usize> = (0..cells.len()).filter(|&k| kind[k].is_some()).collect();
+    let pos = |k: usize| (cells[k] / s.cols - 1, cells[k] % s.cols - 1);
+    let feats: Option<Vec<CellFeatures>> = held
+        .iter()
+        .map(|&k| {
+            let (r, c) = pos(k);
+            features_with(integral, grid, r as i32, c as i32, frame_size, false)
+        })
+        .collect();
+    let Some(feats) = feats else {
+        return Vec::new();
+    };
+    // Groups renumbered densely, as the tests count them.
+    let mut ids: Vec<usize> = held.iter().filter_map(|&k| kind[k]).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let dense: Vec<usize> = held
+        .iter()
+        .map(|&k| {
+            ids.binary_search(&kind[k].expect("held cells are typed"))
+                .expect("listed")
+        })
+        .collect();
+    let refs: Vec<&CellFeatures> = feats.iter().collect();
+    let frame_of = |j: usize| {
+        let (r, c) = pos(held[j]);
+        cells::frame_profile(integral, grid, r as i32, c as i32)
+    };
+    let faceless = obstacle_groups(&refs, &dense, &frame_of, cfg).0;
+    if faceless.is_empty() {
+        return Vec::new();
+    }
+    let pic = |k: usize| s.pics[cells[k]].as_ref().expect("a seen cell is described");
+    let pics: Vec<&Picture> = held.iter().map(|&k| pic(k)).collect();
+    let shares = face_shares(&pics, cfg);
+    faceless
+        .into_iter()
+        .map(|d| ids[d])
+        .filter(|&g| {
+            let mine: Vec<usize> = (0..held.len())
+                .filter(|&j| kind[held[j]] == Some(g))
+                .collect();
+            let mut v: Vec<f32> = mine.iter().map(|&j| shares[j]).collect();
+            v.sort_by(|a, b| a.total_cmp(b));
+            if v[v.len() / 2] > cfg.obstacle_face_share {
+                return false;
+            }
+            // A tinted tile: its shape is one type's far more than any other's.
+            let p = pics[mine[0]];
+            let mut ranked: Vec<f32> = members
+                .iter()
+                .filter(|(&h, _)| h != g)
+                .filter_map(|(_, m)| {
+                    m.iter()
+                        .map(|q| shape_distance(p, q))
+                        .min_by(|a, b| a.total_cmp(b))
+                })
+                .collect();
+            ranked.sort_by(|a, b| a.total_cmp(b));
+            !matches!(ranked.as_slice(), [d1, d2, ..] if d1 * cfg.shape_join_ratio < *d2)
+        })
+        .collect()
+}
+
 /// The board inside a sheet: paired groups become types (crowded ones obstacles), lone
 /// pictures join the type they match once a tint is taken out (a selected tile) or stay
-/// unsure, and the verdict decides.
+/// unsure, and the verdict decides. With `walls_on`, groups drawn without the tiles' body
+/// are obstacles ([`walls`]).
+#[allow(clippy::too_many_arguments)]
 fn board_from(
     grid: &Grid,
+    integral: &Integral,
+    frame_size: (u32, u32),
+    walls_on: bool,
     s: &SheetCells,
     seen: &[Seen],
     inside: impl Fn(usize) -> bool,
@@ -1736,6 +1840,13 @@ fn board_from(
             selected.push(Pos::new(sel / s.cols - 1, sel % s.cols - 1));
         }
     }
+    let walls = match walls_on {
+        true => walls(grid, integral, frame_size, s, &cells, &kind, &members, cfg),
+        false => Vec::new(),
+    };
+    let walled = |k: usize| kind[k].is_some_and(|g| walls.contains(&g));
+    unsure.retain(|p| (0..cells.len()).all(|k| pos_of(k) != *p || !walled(k)));
+    selected.retain(|p| (0..cells.len()).all(|k| pos_of(k) != *p || !walled(k)));
     // Types by first appearance; crowded ones are obstacles.
     let final_count = type_counts(&kind);
     let mut counts: Vec<usize> = final_count.values().copied().collect();
@@ -1755,6 +1866,7 @@ fn board_from(
     for (k, &i) in cells.iter().enumerate() {
         let pos = Pos::new(i / s.cols - 1, i % s.cols - 1);
         let cell = match kind[k] {
+            _ if walled(k) => Cell::Obstacle,
             Some(g) if crowded(g) => {
                 if !unsure.contains(&pos) {
                     unsure.push(pos);
@@ -1792,7 +1904,7 @@ fn board_from(
     let mut odd = 0;
     for (k, &i) in cells.iter().enumerate() {
         if let Some(g) = kind[k] {
-            if !crowded(g) && final_count[&g] % 2 == 1 {
+            if !crowded(g) && !walled(k) && final_count[&g] % 2 == 1 {
                 odd += 1;
                 let pos = Pos::new(i / s.cols - 1, i % s.cols - 1);
                 if !unsure.contains(&pos) {
@@ -1801,7 +1913,10 @@ fn board_from(
             }
         }
     }
-    let tiles = kind.iter().flatten().count() + lone_unmatched;
+    let tiles = (0..cells.len())
+        .filter(|&k| kind[k].is_some() && !walled(k))
+        .count()
+        + lone_unmatched;
     unsure.sort();
     selected.sort();
     Ok((
@@ -2358,6 +2473,95 @@ mod cell_tests {
             assert!(!matches!(b.get(p), Cell::Tile(_)), "{b}");
         }
         assert!(r.selected.is_empty(), "{:?}\n{b}", r.selected);
+    }
+
+    /// Draws a 40 px tile of a set with a face: a dark border every tile shares, a cream
+    /// face, and a symbol of kind `k`'s colour: a square in the middle, or for `k >= 100`
+    /// four squares in the corners and a bar between them (a symbol that runs to the
+    /// face's edges, the face showing between its strokes). Kind 0 is a stone: the border,
+    /// and grey speckles where the face would be.
+    fn faced_tile(img: &mut RgbaImage, x: u32, y: u32, k: u32) {
+        let colour = [
+            (k * 70 % 200) as u8,
+            (k * 130 % 200) as u8,
+            (k * 50 % 200 + 40) as u8,
+        ];
+        for dy in 0..40 {
+            for dx in 0..40 {
+                let inner = |a: u32, b: u32| (a..b).contains(&dx) && (a..b).contains(&dy);
+                let c = if dx < 3 || dy < 3 || dx >= 37 || dy >= 37 {
+                    [60, 50, 40]
+                } else if k == 0 {
+                    let v = 110 + ((dx * 7 + dy * 13) % 5) as u8 * 6;
+                    [v, v, v + 4]
+                } else if k >= 100 {
+                    let corner = !(14..26).contains(&dx) && !(14..26).contains(&dy);
+                    if corner || (17..23).contains(&dy) {
+                        colour
+                    } else {
+                        [235, 228, 200]
+                    }
+                } else if inner(13, 27) {
+                    colour
+                } else {
+                    [235, 228, 200]
+                };
+                img.put_pixel(x + dx, y + dy, Rgba([c[0], c[1], c[2], 255]));
+            }
+        }
+    }
+
+    /// Reads `kinds` (5 a row, 9 the ground) drawn by [`faced_tile`], the grid as found.
+    fn read_faced(found: Found, kinds: &[u32], cols: u32) -> Reading {
+        let rows = kinds.len() as u32 / cols;
+        let [r0, g0, b0] = GREEN;
+        let img = RgbaImage::from_pixel(40 * (cols + 3), 40 * (rows + 3), Rgba([r0, g0, b0, 255]));
+        read_drawn_as(found, img, kinds, cols, |img, x, y, _, k| {
+            if k != 9 {
+                faced_tile(img, x, y, k)
+            }
+        })
+        .expect("reads")
+    }
+
+    #[test]
+    fn stones_drawn_without_the_tiles_face_are_sure_obstacles() {
+        // Five pairs and a pair of stones on a 3×5 board whose last cells are ground.
+        let kinds = [1, 2, 3, 4, 5, 0, 1, 2, 6, 3, 4, 5, 0, 6, 9];
+        let r = read_faced(Found::InFrame, &kinds, 5);
+        let b = &r.board;
+        for (i, &k) in kinds.iter().enumerate() {
+            let p = Pos::new(i / 5, i % 5);
+            match k {
+                0 => assert_eq!(b.get(p), Cell::Obstacle, "{p}\n{b}"),
+                9 => assert_eq!(b.get(p), Cell::Empty, "{p}\n{b}"),
+                _ => assert!(b.get(p).is_tile(), "{p}\n{b}"),
+            }
+        }
+        assert!(r.unsure.is_empty(), "{:?}\n{b}", r.unsure);
+    }
+
+    #[test]
+    fn on_a_given_grid_a_faceless_pair_stays_a_pair() {
+        // The same board on the live bot's grid: the pair could be the last two of a type,
+        // tinted while the game removes them; the bot knows its obstacles from the board
+        // it locked on.
+        let kinds = [1, 2, 3, 4, 5, 0, 1, 2, 6, 3, 4, 5, 0, 6, 9];
+        let r = read_faced(Found::Given, &kinds, 5);
+        let b = &r.board;
+        assert!(b.get(Pos::new(1, 0)).is_tile(), "{b}");
+        assert_eq!(b.get(Pos::new(1, 0)), b.get(Pos::new(2, 2)), "{b}");
+    }
+
+    #[test]
+    fn a_symbol_that_runs_to_the_faces_edges_is_no_obstacle() {
+        // Five pairs, one of them a symbol filling the face's corners, on a 2×5 board.
+        let kinds = [1, 2, 3, 101, 4, 1, 2, 3, 101, 4];
+        let r = read_faced(Found::InFrame, &kinds, 5);
+        let b = &r.board;
+        assert_eq!(b.tile_count(), 10, "{b}");
+        assert_eq!(b.get(Pos::new(0, 3)), b.get(Pos::new(1, 3)), "{b}");
+        assert!(r.unsure.is_empty(), "{:?}\n{b}", r.unsure);
     }
 
     #[test]
