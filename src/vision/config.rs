@@ -67,6 +67,16 @@ pub struct ReaderConfig {
     /// A cell is flat when the spread of its block means is under this: plain ground, or a
     /// blank face. Textured grounds measure 3–15, tile pictures 20 and up.
     pub flat_spread: f32,
+    /// A ring cell with this many twins in the frame (pictures within
+    /// [`ReaderConfig::ring_twin_gap`]) is a tile, not ground, when the ground is learnt
+    /// from the ring: tile types come 2–4 at a time on every board measured (KShisen 4, the
+    /// rendered fixtures 2–6), while a plain or noise ground repeats around the whole ring
+    /// and a textured one (wood, a photo) has no twin.
+    pub ring_twins: std::ops::Range<usize>,
+    /// Two pictures this close are twins drawn from one sprite, for
+    /// [`ReaderConfig::ring_twins`]: same-sprite pairs measure 0–2 on PNG captures and 1–4
+    /// under JPEG quality 60–90, different sprites 9 and up.
+    pub ring_twin_gap: f32,
     /// A ground model whose cells' spread reaches this is as busy as tile faces (tile
     /// pictures measure 20 and up, plain and textured grounds 3–15 as in
     /// [`ReaderConfig::flat_spread`]): it comes from a ring that straddles tiles (a
@@ -306,6 +316,8 @@ impl Default for ReaderConfig {
             blocks: 10,
             inset: 0.14,
             same_floor: 2.5,
+            ring_twins: 1..6,
+            ring_twin_gap: 5.0,
             different_ceiling: 16.0,
             min_gap_ratio: 1.8,
             flat_spread: 6.0,
