@@ -648,6 +648,18 @@ impl Run<'_, '_> {
             _ => return Ok(None),
         };
         if !resized && same_lattice(&old, &seen.grid) {
+            // The board is where the lock says, but the lattice the frame shows sits a
+            // pixel or more off the locked one (a grid locked from an early frame): the
+            // lock moves onto it, keeping its extent, and the next reading on it decides.
+            if let Some(moved) = nudged(&old, &seen.grid) {
+                self.note(&format!(
+                    "the board reads on a lattice {:.1}, {:.1} px off the locked grid: the lock \
+                     moves there",
+                    moved.origin.0 - old.origin.0,
+                    moved.origin.1 - old.origin.1
+                ));
+                self.grid = Some(moved);
+            }
             return Ok(None);
         }
         let g = seen.grid;
@@ -1268,6 +1280,27 @@ fn same_lattice(a: &Grid, b: &Grid) -> bool {
     axis(a.pitch.0, b.pitch.0, a.origin.0, b.origin.0)
         && axis(a.pitch.1, b.pitch.1, a.origin.1, b.origin.1)
 }
+
+/// `old` moved onto `found`'s lattice, its extent kept, when the two lie on one lattice
+/// ([`same_lattice`]) at least [`NUDGE_MIN`] px apart on an axis: the fractional part of
+/// the offset, in `found`'s pitch. `None` when they coincide.
+fn nudged(old: &Grid, found: &Grid) -> Option<Grid> {
+    let off = |o: f32, f: f32, p: f32| {
+        let d = f - o;
+        d - (d / p).round() * p
+    };
+    let dx = off(old.origin.0, found.origin.0, found.pitch.0);
+    let dy = off(old.origin.1, found.origin.1, found.pitch.1);
+    (dx.abs() >= NUDGE_MIN || dy.abs() >= NUDGE_MIN).then_some(Grid {
+        origin: (old.origin.0 + dx, old.origin.1 + dy),
+        pitch: found.pitch,
+        ..*old
+    })
+}
+
+/// Offsets under this (px) leave the lock where it is: a fraction of a pixel, which moves
+/// no cell's picture (found readings of one still KShisen board agree to 0.0001 px).
+const NUDGE_MIN: f32 = 0.5;
 
 /// Whether two readings show the same board on the same grid (within a quarter pitch).
 fn same_reading(a: &Reading, b: &Reading) -> bool {

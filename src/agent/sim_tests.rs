@@ -694,6 +694,64 @@ fn a_reading_with_obstacles_where_the_board_had_none_is_never_clicked() {
     );
 }
 
+/// Eyes whose first two found readings sit 2 px off the game's lattice (the grid locked
+/// from them is off), and which read a given grid only within a pixel of the lattice.
+struct OffFirst {
+    sim: Shared,
+    found: u32,
+}
+
+impl Eyes for OffFirst {
+    fn read(&mut self, _frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
+        let s = self.sim.0.borrow();
+        let own = s.window.grid();
+        match grid {
+            None => {
+                self.found += 1;
+                let mut g = own;
+                if self.found <= 2 {
+                    g.origin = (g.origin.0 + 2.0, g.origin.1 + 2.0);
+                }
+                Ok(s.seen_on(g))
+            }
+            Some(g) if (g.origin.0 - own.origin.0).abs() > 1.0 => Err(ReadError::Animation(
+                "pictures without a twin on this grid".into(),
+            )),
+            Some(g) => Ok(s.seen_on(*g)),
+        }
+    }
+}
+
+#[test]
+fn a_lock_a_little_off_the_lattice_moves_onto_it() {
+    let setup = Setup::new(&config(Gravity::None, 0, None));
+    let (sim, mut options) = setup.sim();
+    options.verify_timeout = Duration::from_millis(600);
+    let mut eyes = OffFirst {
+        sim: sim.clone(),
+        found: 0,
+    };
+    let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
+    let s = p.summary();
+    assert!(
+        matches!(s.stop, Stop::Cleared),
+        "{:?} {:?}",
+        s.stop,
+        p.notes
+    );
+    assert!(
+        p.notes.iter().any(|n| n.contains("the lock moves there")),
+        "{:?}",
+        p.notes
+    );
+    assert_eq!(
+        (p.stats.empty, p.stats.illegal, p.stats.outside),
+        (0, 0, 0),
+        "{:?}",
+        p.stats
+    );
+}
+
 /// Exact eyes on a grid they are given that cannot find one themselves.
 struct GridOnly(Shared);
 
