@@ -69,9 +69,11 @@ pub struct ReaderConfig {
     pub flat_spread: f32,
     /// A ring cell with this many twins in the frame (pictures within
     /// [`ReaderConfig::ring_twin_gap`]) is a tile, not ground, when the ground is learnt
-    /// from the ring: tile types come 2–4 at a time on every board measured (KShisen 4, the
-    /// rendered fixtures 2–6), while a plain or noise ground repeats around the whole ring
-    /// and a textured one (wood, a photo) has no twin.
+    /// from the ring: a tile type holds 2–4 tiles on KShisen's smaller boards (2–12 on its
+    /// largest, which repeat types) and mostly 2–8 on the rendered fixtures, while a plain,
+    /// noise or smooth wood ground repeats around the ring and a photo has no twin. Up to
+    /// 11 twins, the ground of a seen KShisen frame (light wood) was taken for tiles too;
+    /// up to 5 it was not, and no reading of any set changed but that frame's.
     pub ring_twins: std::ops::Range<usize>,
     /// Two pictures this close are twins drawn from one sprite, for
     /// [`ReaderConfig::ring_twins`]: same-sprite pairs measure 0–2 on PNG captures and 1–4
@@ -155,8 +157,10 @@ pub struct ReaderConfig {
     /// Unpaired tiles allowed on a readable board: the selected tile and a hovered one.
     pub max_unpaired: usize,
     /// A type holding at least this many times the median type count (and
-    /// [`ReaderConfig::obstacle_min_count`]) is a crowd, no tile type: tile types come 2–4
-    /// at a time on every board measured. A crowd on the board reads as obstacles, unsure:
+    /// [`ReaderConfig::obstacle_min_count`]) is a crowd, no tile type: a game deals its
+    /// types alike (2–12 tiles a type on the KShisen sets, 2–30 on the rendered fixtures),
+    /// and no type measured holds over twice the median type's count (rendered 0..400, every
+    /// KShisen set's truth). A crowd on the board reads as obstacles, unsure:
     /// no board measured holds more than 6 obstacles (rendered fixtures 0..400), while the
     /// crowds read there were ground (a row of tiles' 3-D sides, a patterned ground, emptied
     /// rows under a row of tiles where no ground shows outside the board) — so one frame
