@@ -283,7 +283,7 @@ pub struct ReaderConfig {
     pub face_rough: f32,
     /// See [`ReaderConfig::face_rough`].
     pub face_clean: f32,
-    /// A paired group the face-corner and frame tests ([`super::obstacles::obstacle_groups`])
+    /// A paired group the face-corner and frame tests (`vision::obstacles`)
     /// call obstacles is walled off by the stage reader only when, in the median of its
     /// cells, at most this share of the inner blocks shows the face (the commonest block
     /// colour of the board's pictures, within [`ReaderConfig::face_clean`]): when the face
