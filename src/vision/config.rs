@@ -67,18 +67,6 @@ pub struct ReaderConfig {
     /// A cell is flat when the spread of its block means is under this: plain ground, or a
     /// blank face. Textured grounds measure 3–15, tile pictures 20 and up.
     pub flat_spread: f32,
-    /// A ring cell with this many twins in the frame (pictures within
-    /// [`ReaderConfig::ring_twin_gap`]) is a tile, not ground, when the ground is learnt
-    /// from the ring: a tile type holds 2–4 tiles on KShisen's smaller boards (2–12 on its
-    /// largest, which repeat types) and mostly 2–8 on the rendered fixtures, while a plain,
-    /// noise or smooth wood ground repeats around the ring and a photo has no twin. Up to
-    /// 11 twins, the ground of a seen KShisen frame (light wood) was taken for tiles too;
-    /// up to 5 it was not, and no reading of any set changed but that frame's.
-    pub ring_twins: std::ops::Range<usize>,
-    /// Two pictures this close are twins drawn from one sprite, for
-    /// [`ReaderConfig::ring_twins`]: same-sprite pairs measure 0–2 on PNG captures and 1–4
-    /// under JPEG quality 60–90, different sprites 9 and up.
-    pub ring_twin_gap: f32,
     /// A ground model whose cells' spread reaches this is as busy as tile faces (tile
     /// pictures measure 20 and up, plain and textured grounds 3–15 as in
     /// [`ReaderConfig::flat_spread`]): it comes from a ring that straddles tiles (a
@@ -320,8 +308,6 @@ impl Default for ReaderConfig {
             blocks: 10,
             inset: 0.14,
             same_floor: 2.5,
-            ring_twins: 1..6,
-            ring_twin_gap: 5.0,
             different_ceiling: 16.0,
             min_gap_ratio: 1.8,
             flat_spread: 6.0,

@@ -15,8 +15,8 @@ use super::halves;
 use super::lattice::{self, Axis};
 use super::obstacles::{face_shares, obstacle_groups};
 use super::pictures::{
-    describe, describe_face, distance, frame_contrast, frame_distance, frame_side, group,
-    nearest_distances, shape_distance, shape_of, shapes_apart, Picture,
+    describe, describe_face, frame_contrast, frame_distance, frame_side, group, nearest_distances,
+    shape_distance, shape_of, shapes_apart, Picture,
 };
 use super::pixels::{colour_dist, median, Integral};
 use super::profile::line_profiles;
@@ -161,44 +161,13 @@ impl Ground {
     }
 }
 
-/// The ground learnt from a sheet's outer ring. A model as busy as tile faces
-/// ([`ReaderConfig::busy_ground_spread`]) is learnt again without the ring's tiles, and
-/// kept when calmer: a board can run to the frame's sides (a small board in a large
-/// window, a screenshot cropped at the board), and then the ring holds its edge tiles,
-/// whose mean colours can outnumber the ground's (a dark tile set along three sides of the
-/// ring). A tile is a picture drawn from one sprite with its twins, a few in the frame
-/// ([`ReaderConfig::ring_twins`]); a plain or noise ground repeats around the whole ring
-/// and a textured one (wood, a photo) nowhere. Not with under a quarter of the ring left.
+/// The ground learnt from a sheet's outer ring.
 fn ring_ground(sheet: &Sheet, cfg: &ReaderConfig) -> Option<Ground> {
-    let ring = ring(sheet.rows, sheet.cols);
-    let all: Vec<&Picture> = ring
+    let pics: Vec<&Picture> = ring(sheet.rows, sheet.cols)
         .iter()
         .filter_map(|&i| sheet.pics[i].as_ref())
         .collect();
-    let whole = Ground::from_cells(&all, cfg)?;
-    if whole.spread_max <= cfg.busy_ground_spread {
-        return Some(whole);
-    }
-    let others: Vec<&Picture> = sheet.pics.iter().flatten().collect();
-    let tile = |p: &Picture| {
-        if p.spread <= cfg.flat_spread {
-            return false;
-        }
-        let twins = others
-            .iter()
-            .filter(|q| !std::ptr::eq(p, **q))
-            .filter(|q| colour_dist(p.mean, q.mean) <= cfg.ring_twin_gap * 3.0)
-            .filter(|q| distance(p, q) <= cfg.ring_twin_gap)
-            .take(cfg.ring_twins.end)
-            .count();
-        cfg.ring_twins.contains(&twins)
-    };
-    let ground: Vec<&Picture> = all.iter().copied().filter(|p| !tile(p)).collect();
-    let calmer = (ground.len() * 4 >= all.len())
-        .then(|| Ground::from_cells(&ground, cfg))
-        .flatten()
-        .filter(|g| g.spread_max < whole.spread_max);
-    Some(calmer.unwrap_or(whole))
+    Ground::from_cells(&pics, cfg)
 }
 
 /// The outer ring of a `rows × cols` sheet, as indices.
@@ -2274,44 +2243,6 @@ mod cell_tests {
             }
         }
         assert_eq!(seen[0], Seen::Ground);
-    }
-
-    #[test]
-    fn the_ground_is_learnt_without_the_edge_tiles_on_the_ring() {
-        // A 5x6 sheet: textured light ground along the top (no two cells alike), and a
-        // board of four rows running to the sheet's left, right and bottom sides, its
-        // pictures three or four of a type: the ring holds 12 tiles and 6 ground cells.
-        let (rows, cols) = (5, 6);
-        let wood = |i: usize| {
-            let v: Vec<f32> = (0..100usize)
-                .map(|k| 200.0 + ((k * (7 + i) + i * 3) % 11) as f32)
-                .collect();
-            grey_picture(&v, 200.0)
-        };
-        let pics: Vec<Option<Picture>> = (0..rows * cols)
-            .map(|i| {
-                Some(match i / cols {
-                    0 => wood(i),
-                    _ => pictured((i % 7) as u32),
-                })
-            })
-            .collect();
-        let axis = Axis {
-            pitch: 40.0,
-            phase: 0.0,
-            strength: 1.0,
-        };
-        let sheet = Sheet {
-            x: axis,
-            y: axis,
-            kx: 0,
-            ky: 0,
-            rows,
-            cols,
-            pics,
-        };
-        let g = ring_ground(&sheet, &ReaderConfig::default()).expect("a ground");
-        assert!((g.colour[0] - 205.0).abs() < 6.0, "{g:?}");
     }
 
     /// A dark picture with a fine repeating pattern (a patterned ground, or a stone).
