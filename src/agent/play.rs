@@ -526,13 +526,32 @@ impl Run<'_, '_> {
             .collect()
     }
 
+    /// Cells whose occupancy `board` reads otherwise than the board last played (of the
+    /// same size) when it holds exactly as many tiles: tiles only move when a pair goes
+    /// (gravity), which leaves two fewer, so such a reading is wrong there (emptied cells
+    /// read as a new pair where the removed pair's cells read empty).
+    fn moved_tiles(&self, board: &Board) -> Vec<Pos> {
+        let Some(played) = self.played.as_ref().filter(|p| {
+            p.rows() == board.rows()
+                && p.cols() == board.cols()
+                && p.tile_count() == board.tile_count()
+        }) else {
+            return Vec::new();
+        };
+        board
+            .positions()
+            .filter(|&p| board.get(p).is_tile() != played.get(p).is_tile())
+            .collect()
+    }
+
     /// Marks what a reading on the locked grid cannot show as unsure, so the loop waits,
     /// looks again and at worst stops, and never clicks it: more tiles than the board last
     /// played (on the cells that hold a tile now and did not then, every tile when the
-    /// boards differ in size), and obstacles where it had none. The recorded reading stays
-    /// the reader's own.
+    /// boards differ in size), obstacles where it had none, and as many tiles on other
+    /// cells. The recorded reading stays the reader's own.
     fn doubt_the_impossible(&self, seen: &mut Reading) {
         let mut doubted = self.new_obstacles(&seen.board);
+        doubted.extend(self.moved_tiles(&seen.board));
         if let Some(played) = self
             .played
             .as_ref()
@@ -595,9 +614,12 @@ impl Run<'_, '_> {
                     Ok(()) => {
                         let cells: Vec<String> =
                             seen.unsure.iter().map(|p| p.to_string()).collect();
-                        let appeared = match self.grid {
-                            Some(_) => self.new_obstacles(&seen.board),
-                            None => Vec::new(),
+                        let (appeared, moved) = match self.grid {
+                            Some(_) => (
+                                self.new_obstacles(&seen.board),
+                                self.moved_tiles(&seen.board),
+                            ),
+                            None => (Vec::new(), Vec::new()),
                         };
                         why = match self.grid.and(self.returned_tiles(&seen.board)) {
                             Some(had) => format!(
@@ -609,6 +631,16 @@ impl Run<'_, '_> {
                                 "the board reads with obstacles at {} where it had none: \
                                  obstacles never appear in a game, so the reading is wrong",
                                 appeared
+                                    .iter()
+                                    .map(|p| p.to_string())
+                                    .collect::<Vec<_>>()
+                                    .join(" ")
+                            ),
+                            None if !moved.is_empty() => format!(
+                                "the board reads with its {} tiles on other cells ({}): \
+                                 tiles only move when a pair goes, so the reading is wrong",
+                                seen.board.tile_count(),
+                                moved
                                     .iter()
                                     .map(|p| p.to_string())
                                     .collect::<Vec<_>>()

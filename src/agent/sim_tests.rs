@@ -694,6 +694,68 @@ fn a_reading_with_obstacles_where_the_board_had_none_is_never_clicked() {
     );
 }
 
+/// Eyes that, from the moment `after` pairs are gone, also read two cells emptied before
+/// then as a pair of tiles (emptied cells with a neighbour's 3-D side alike): the board
+/// reads with as many tiles as before the last removal.
+struct Phantom2 {
+    sim: Shared,
+    after: u32,
+    earlier: Option<Board>,
+    ghosts: Vec<Pos>,
+}
+
+impl Eyes for Phantom2 {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
+        let mut seen = self.sim.read(frame, grid)?;
+        let removed = self.sim.0.borrow().window.game().stats().removed;
+        if removed + 1 == self.after {
+            self.earlier = Some(seen.board.clone());
+        }
+        if removed >= self.after && self.ghosts.is_empty() {
+            if let Some(earlier) = &self.earlier {
+                self.ghosts = earlier
+                    .positions()
+                    .filter(|&p| !earlier.get(p).is_tile() && !seen.board.get(p).is_tile())
+                    .take(2)
+                    .collect();
+            }
+        }
+        if removed >= self.after && self.ghosts.len() == 2 {
+            for &p in &self.ghosts {
+                if p.row < seen.board.rows() && p.col < seen.board.cols() {
+                    seen.board.set(p, Cell::Tile(201));
+                }
+            }
+        }
+        Ok(seen)
+    }
+}
+
+#[test]
+fn a_reading_with_as_many_tiles_on_other_cells_is_never_clicked() {
+    let setup = Setup::new(&config(Gravity::None, 0, None));
+    let (sim, mut options) = setup.sim();
+    options.verify_timeout = Duration::from_millis(600);
+    let mut eyes = Phantom2 {
+        sim: sim.clone(),
+        after: 3,
+        earlier: None,
+        ghosts: Vec::new(),
+    };
+    let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
+    let s = p.summary();
+    match &s.stop {
+        Stop::Unreadable(why) => assert!(why.contains("tiles only move"), "{why}"),
+        other => panic!("expected a stop as unreadable, got {other:?}"),
+    }
+    assert_eq!(
+        (p.stats.empty, p.stats.illegal, p.stats.outside),
+        (0, 0, 0),
+        "{:?}",
+        p.stats
+    );
+}
+
 /// Eyes whose first two found readings sit 2 px off the game's lattice (the grid locked
 /// from them is off), and which read a given grid only within a pixel of the lattice.
 struct OffFirst {
