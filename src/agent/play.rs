@@ -612,8 +612,6 @@ impl Run<'_, '_> {
                         return Ok(Ok(Shot { frame, index, seen }));
                     }
                     Ok(()) => {
-                        let cells: Vec<String> =
-                            seen.unsure.iter().map(|p| p.to_string()).collect();
                         let (appeared, moved) = match self.grid {
                             Some(_) => (
                                 self.new_obstacles(&seen.board),
@@ -630,26 +628,18 @@ impl Run<'_, '_> {
                             None if !appeared.is_empty() => format!(
                                 "the board reads with obstacles at {} where it had none: \
                                  obstacles never appear in a game, so the reading is wrong",
-                                appeared
-                                    .iter()
-                                    .map(|p| p.to_string())
-                                    .collect::<Vec<_>>()
-                                    .join(" ")
+                                cell_list(&appeared)
                             ),
                             None if !moved.is_empty() => format!(
                                 "the board reads with its {} tiles on other cells ({}): \
                                  tiles only move when a pair goes, so the reading is wrong",
                                 seen.board.tile_count(),
-                                moved
-                                    .iter()
-                                    .map(|p| p.to_string())
-                                    .collect::<Vec<_>>()
-                                    .join(" ")
+                                cell_list(&moved)
                             ),
                             None => format!(
                                 "the reader is unsure of {} cells ({})",
-                                cells.len(),
-                                cells.join(" ")
+                                seen.unsure.len(),
+                                cell_list(&seen.unsure)
                             ),
                         };
                     }
@@ -1311,6 +1301,15 @@ fn same_lattice(a: &Grid, b: &Grid) -> bool {
     };
     axis(a.pitch.0, b.pitch.0, a.origin.0, b.origin.0)
         && axis(a.pitch.1, b.pitch.1, a.origin.1, b.origin.1)
+}
+
+/// Cells as a message lists them: "(r,c) (r,c) …".
+fn cell_list(cells: &[Pos]) -> String {
+    cells
+        .iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `old` moved onto `found`'s lattice, its extent kept, when the two lie on one lattice
