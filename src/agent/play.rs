@@ -508,16 +508,19 @@ impl Run<'_, '_> {
         (board.tile_count() > had).then_some(had)
     }
 
+    /// The board last played, when it has `board`'s size (cell by cell comparable).
+    fn played_like(&self, board: &Board) -> Option<&Board> {
+        self.played
+            .as_ref()
+            .filter(|p| p.rows() == board.rows() && p.cols() == board.cols())
+    }
+
     /// Cells `board` reads as obstacles where the board last played (of the same size) had
     /// none: obstacles never appear or move in a game (removals, gravity and reshuffles move
     /// tiles only), so such a reading is wrong there (a pair tinted while it goes, read as
     /// two stones).
     fn new_obstacles(&self, board: &Board) -> Vec<Pos> {
-        let Some(played) = self
-            .played
-            .as_ref()
-            .filter(|p| p.rows() == board.rows() && p.cols() == board.cols())
-        else {
+        let Some(played) = self.played_like(board) else {
             return Vec::new();
         };
         board
@@ -531,11 +534,10 @@ impl Run<'_, '_> {
     /// (gravity), which leaves two fewer, so such a reading is wrong there (emptied cells
     /// read as a new pair where the removed pair's cells read empty).
     fn moved_tiles(&self, board: &Board) -> Vec<Pos> {
-        let Some(played) = self.played.as_ref().filter(|p| {
-            p.rows() == board.rows()
-                && p.cols() == board.cols()
-                && p.tile_count() == board.tile_count()
-        }) else {
+        let Some(played) = self
+            .played_like(board)
+            .filter(|p| p.tile_count() == board.tile_count())
+        else {
             return Vec::new();
         };
         board
@@ -557,8 +559,7 @@ impl Run<'_, '_> {
             .as_ref()
             .filter(|_| self.returned_tiles(&seen.board).is_some())
         {
-            let same_size =
-                played.rows() == seen.board.rows() && played.cols() == seen.board.cols();
+            let same_size = self.played_like(&seen.board).is_some();
             let mut new: Vec<Pos> = seen
                 .board
                 .tiles()

@@ -615,30 +615,41 @@ impl Eyes for Phantom {
     }
 }
 
-#[test]
-fn a_reading_with_more_tiles_than_the_board_had_is_never_clicked() {
+/// Plays a fresh game (no gravity) with the eyes `eyes` makes from the sim and the board
+/// dealt, and asserts the bot stopped as unreadable saying `why`, with no click on an empty
+/// cell, an illegal pair or outside the board.
+fn stops_unreadable<E: Eyes>(eyes: impl FnOnce(Shared, Board) -> E, why: &str) -> Played {
     let setup = Setup::new(&config(Gravity::None, 0, None));
     let dealt = setup.game.board().clone();
     let (sim, mut options) = setup.sim();
     options.verify_timeout = Duration::from_millis(600);
-    let mut eyes = Phantom {
-        sim: sim.clone(),
-        dealt,
-        after: 2,
-    };
+    let mut eyes = eyes(sim.clone(), dealt);
     let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
     let s = p.summary();
     match &s.stop {
-        Stop::Unreadable(why) => assert!(why.contains("tiles never come back"), "{why}"),
+        Stop::Unreadable(w) => assert!(w.contains(why), "{w}"),
         other => panic!("expected a stop as unreadable, got {other:?}"),
     }
-    assert_eq!(p.stats.removed, 2, "{:?}", p.stats);
     assert_eq!(
         (p.stats.empty, p.stats.illegal, p.stats.outside),
         (0, 0, 0),
         "{:?}",
         p.stats
     );
+    p
+}
+
+#[test]
+fn a_reading_with_more_tiles_than_the_board_had_is_never_clicked() {
+    let p = stops_unreadable(
+        |sim, dealt| Phantom {
+            sim,
+            dealt,
+            after: 2,
+        },
+        "tiles never come back",
+    );
+    assert_eq!(p.stats.removed, 2, "{:?}", p.stats);
 }
 
 /// Eyes that, once `after` pairs are gone, read the tiles of the first type still on the
@@ -672,26 +683,8 @@ impl Eyes for Stones {
 
 #[test]
 fn a_reading_with_obstacles_where_the_board_had_none_is_never_clicked() {
-    let setup = Setup::new(&config(Gravity::None, 0, None));
-    let (sim, mut options) = setup.sim();
-    options.verify_timeout = Duration::from_millis(600);
-    let mut eyes = Stones {
-        sim: sim.clone(),
-        after: 2,
-    };
-    let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
-    let s = p.summary();
-    match &s.stop {
-        Stop::Unreadable(why) => assert!(why.contains("obstacles never appear"), "{why}"),
-        other => panic!("expected a stop as unreadable, got {other:?}"),
-    }
+    let p = stops_unreadable(|sim, _| Stones { sim, after: 2 }, "obstacles never appear");
     assert_eq!(p.stats.removed, 2, "{:?}", p.stats);
-    assert_eq!(
-        (p.stats.empty, p.stats.illegal, p.stats.outside),
-        (0, 0, 0),
-        "{:?}",
-        p.stats
-    );
 }
 
 /// Eyes that, from the moment `after` pairs are gone, also read two cells emptied before
@@ -733,26 +726,14 @@ impl Eyes for Phantom2 {
 
 #[test]
 fn a_reading_with_as_many_tiles_on_other_cells_is_never_clicked() {
-    let setup = Setup::new(&config(Gravity::None, 0, None));
-    let (sim, mut options) = setup.sim();
-    options.verify_timeout = Duration::from_millis(600);
-    let mut eyes = Phantom2 {
-        sim: sim.clone(),
-        after: 3,
-        earlier: None,
-        ghosts: Vec::new(),
-    };
-    let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
-    let s = p.summary();
-    match &s.stop {
-        Stop::Unreadable(why) => assert!(why.contains("tiles only move"), "{why}"),
-        other => panic!("expected a stop as unreadable, got {other:?}"),
-    }
-    assert_eq!(
-        (p.stats.empty, p.stats.illegal, p.stats.outside),
-        (0, 0, 0),
-        "{:?}",
-        p.stats
+    stops_unreadable(
+        |sim, _| Phantom2 {
+            sim,
+            after: 3,
+            earlier: None,
+            ghosts: Vec::new(),
+        },
+        "tiles only move",
     );
 }
 
