@@ -4,8 +4,9 @@
 //! Games that poll input once per frame miss a press shorter than a frame; 50 ms hold and
 //! 50 ms gap lost none of 470+ clicks at 60 fps (LIVE-TESTING.md), so that is the start.
 //! While moves keep registering the pace shortens by a quarter every few moves; a lost click
-//! doubles it and sets a floor of 1.5× the pace that failed, below which it never goes
-//! again.
+//! goes back to the start pace at once (or doubles, when that is more), so the retry of a
+//! lost click is made at the pace measured safe (a 60 fps polling game can miss a doubled
+//! 4 ms hold as well, and two lost tries in a row stop the bot), and sets a floor of 1.5× the pace that failed, below which it never goes again.
 
 use std::time::Duration;
 
@@ -16,6 +17,8 @@ const STREAK: u32 = 3;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClickPacer {
     current: Duration,
+    /// The start pace: where a lost click goes back to.
+    safe: Duration,
     floor: Duration,
     min: Duration,
     max: Duration,
@@ -28,6 +31,7 @@ impl ClickPacer {
     pub fn new(start: Duration, min: Duration, max: Duration) -> Self {
         ClickPacer {
             current: start.clamp(min, max),
+            safe: start.clamp(min, max),
             floor: min,
             min,
             max,
@@ -60,7 +64,10 @@ impl ClickPacer {
         self.lost += 1;
         self.streak = 0;
         self.floor = self.floor.max(self.current * 3 / 2).min(self.max);
-        self.current = (self.current * 2).max(self.floor).min(self.max);
+        self.current = (self.current * 2)
+            .max(self.safe)
+            .max(self.floor)
+            .min(self.max);
     }
 }
 
@@ -129,6 +136,21 @@ mod tests {
             30 * MS,
             "never below 1.5× the pace that failed"
         );
+    }
+
+    #[test]
+    fn a_click_lost_at_a_short_pace_is_retried_at_the_start_pace() {
+        let mut p = ClickPacer::default();
+        for _ in 0..60 {
+            p.registered();
+        }
+        assert_eq!(p.current(), 4 * MS);
+        p.lost_one();
+        assert_eq!(p.current(), 50 * MS, "{p:?}");
+        for _ in 0..60 {
+            p.registered();
+        }
+        assert_eq!(p.current(), 6 * MS, "1.5× the pace that failed: {p:?}");
     }
 
     #[test]

@@ -122,6 +122,15 @@ pub struct ReaderConfig {
     /// wood ground 1.2 from its type and 15.1 from the next; emptied cells of ground 35–43
     /// from the nearest type and within 1.1 times that of the next.
     pub shape_join_ratio: f32,
+    /// A lone picture does not join a type whose shape lies more than this many times
+    /// further from it than another lone picture's: that picture is its twin, one of the
+    /// two tinted (a selected tile, the last two of its type), and both would otherwise
+    /// join a type whose sprite differs from theirs only in colour. Measured: lone pictures
+    /// that rightly joined their type lay at most 6.4 times nearer another lone picture
+    /// than that type (946 joins on the KShisen sets with truth, 16 on rendered boards); a
+    /// selected tile and its twin in the bundled game lay 0.2 apart and 6.4 from the type
+    /// drawn alike in another colour (32 times).
+    pub lone_twin_ratio: f32,
     /// Most lone pictures that may join one type as tinted tiles: a game shows one tile
     /// selected, or a hinted pair of one type. More joins into one type explain something
     /// else (cells a game emptied on a photo ground, alike to a pair of other emptied cells
@@ -320,6 +329,7 @@ impl Default for ReaderConfig {
             selected_frame_gap: 10.0,
             odd_join_ratio: 1.25,
             shape_join_ratio: 2.5,
+            lone_twin_ratio: 12.0,
             max_selected: 2,
             min_tiles: 4,
             max_unpaired_share: 0.4,

@@ -1690,6 +1690,15 @@ fn board_from(
         .collect();
     for &k in &lone {
         let p = s.pics[cells[k]].as_ref().expect("a seen cell is described");
+        // Another lone picture far nearer in shape than any type is its twin (the player
+        // selected one of the last two of a type): left to the pairing of lone pictures
+        // below, or a type drawn alike in another colour takes both.
+        let twin = lone
+            .iter()
+            .filter(|&&j| j != k)
+            .filter_map(|&j| s.pics[cells[j]].as_ref())
+            .map(|q| shape_distance(p, q))
+            .fold(f32::INFINITY, f32::min);
         let mut ranked: Vec<(f32, usize)> = groups
             .iter()
             .filter_map(|&g| {
@@ -1703,6 +1712,7 @@ fn board_from(
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
         let pos = Pos::new(cells[k] / s.cols - 1, cells[k] % s.cols - 1);
         match ranked.as_slice() {
+            [(d1, _), ..] if twin * cfg.lone_twin_ratio < *d1 => unsure.push(pos),
             [(d1, g), (d2, _), ..] if *d1 * cfg.shape_join_ratio < *d2 => {
                 kind[k] = Some(*g);
                 selected.push(pos);
@@ -2121,6 +2131,50 @@ mod cell_tests {
         let b = &r.board;
         assert_eq!(b.get(Pos::new(1, 2)), b.get(Pos::new(1, 3)), "{b}");
         assert_ne!(b.get(Pos::new(1, 2)), b.get(Pos::new(0, 0)), "{b}");
+    }
+
+    /// A cream tile with a square of `ink` holding a white dot, tinted like [`tile`]'s.
+    fn dotted_square(img: &mut RgbaImage, x: u32, y: u32, ink: [u8; 3], tint: bool) {
+        for dy in 0..40 {
+            for dx in 0..40 {
+                let c = if dx < 4 || dy < 4 || dx >= 36 || dy >= 36 {
+                    [240, 240, 230]
+                } else if (17..23).contains(&dx) && (17..23).contains(&dy) {
+                    [255, 255, 255]
+                } else if (10..30).contains(&dx) && (10..30).contains(&dy) {
+                    ink
+                } else {
+                    [235, 225, 200]
+                };
+                let c = match tint {
+                    true => [
+                        (c[0] as u32 * 6 / 10 + 255 * 4 / 10) as u8,
+                        (c[1] as u32 * 6 / 10 + 230 * 4 / 10) as u8,
+                        (c[2] as u32 * 6 / 10 + 60 * 4 / 10) as u8,
+                    ],
+                    false => c,
+                };
+                img.put_pixel(x + dx, y + dy, Rgba([c[0], c[1], c[2], 255]));
+            }
+        }
+    }
+
+    #[test]
+    fn a_selected_tile_and_its_twin_stay_apart_from_a_type_drawn_alike_in_another_colour() {
+        // 10: a purple dotted square (four tiles); 11: the same square in blue, the last
+        // two of its type, the second selected (tinted). Both blue tiles are lone pictures
+        // whose shape, tint taken out, is the purple type's.
+        let kinds = [10, 1, 10, 2, 11, 1, 10, 2, 3, 10, 11, 3];
+        let r = read_drawn(&kinds, 4, GREEN, |img, x, y, i, k| match k {
+            10 => dotted_square(img, x, y, [120, 40, 170], false),
+            11 => dotted_square(img, x, y, [40, 60, 200], i == 10),
+            _ => tile(img, x, y, k, false),
+        });
+        let b = &r.board;
+        assert!(r.unsure.is_empty(), "{:?}\n{b}", r.unsure);
+        assert_eq!(r.selected, vec![Pos::new(2, 2)], "{b}");
+        assert_eq!(b.get(Pos::new(1, 0)), b.get(Pos::new(2, 2)), "{b}");
+        assert_ne!(b.get(Pos::new(1, 0)), b.get(Pos::new(0, 0)), "{b}");
     }
 
     #[test]
