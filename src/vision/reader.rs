@@ -1344,8 +1344,8 @@ fn ground_runs_on(
 /// picture that holds a type's shape (a tinted tile).
 ///
 /// Pictures that pair can be ground too: a photo ground under a row of the tiles' 3-D sides
-/// and shadows repeats along it, and the line is taken into the board. A group wholly on the
-/// board's outer lines is ground when every member shows the ground (groups inside are left
+/// and shadows repeats along it, and the line is taken into the board. A group wholly on one
+/// of the board's outer lines is ground when every member shows the ground (groups inside are left
 /// alone: on a photo ground the ground cells lie far apart, and a tile there can fall within
 /// their spread), unless `framed` found it tiles by their frames.
 #[allow(clippy::too_many_arguments)]
@@ -1380,13 +1380,9 @@ fn settle_ground(
             groups.entry(*g).or_default().push(i);
         }
     }
-    let on_edge = |i: usize| {
-        let (r, c) = (i / cols, i % cols);
-        r == 1 || c == 1 || r + 2 == rows || c + 2 == cols
-    };
     let edge_groups: Vec<(usize, Vec<usize>)> = groups
         .into_iter()
-        .filter(|(_, m)| m.iter().all(|&i| on_edge(i) && !framed[i]))
+        .filter(|(_, m)| on_one_outer_line(m, rows, cols) && m.iter().all(|&i| !framed[i]))
         .collect();
     if lone.is_empty() && edge_groups.is_empty() {
         return;
@@ -1454,6 +1450,18 @@ fn settle_ground(
             }
         }
     }
+}
+
+/// Whether sheet cells `members` (a board with a ring of one cell around it, `rows × cols`)
+/// all lie on one of the board's outer lines. A tile's 3-D side or shadow is drawn on one
+/// side of every tile, so a line of them that pairs into the board's extent fills one outer
+/// line; a group on two (a pair at the top and the bottom) is tiles.
+fn on_one_outer_line(members: &[usize], rows: usize, cols: usize) -> bool {
+    let edges = |i: usize| {
+        let (r, c) = (i / cols, i % cols);
+        [r == 1, r + 2 == rows, c == 1, c + 2 == cols]
+    };
+    (0..4).any(|side| members.iter().all(|&i| edges(i)[side]))
 }
 
 /// The cell (sheet index) of a tile shown selected by its frame alone, if one type's
@@ -2672,6 +2680,26 @@ mod cell_tests {
         for c in 0..4 {
             assert_eq!(b.get(Pos::new(2, c)), Cell::Empty, "{b}");
         }
+    }
+
+    #[test]
+    fn a_group_on_two_outer_lines_is_not_a_line_of_sides() {
+        // A 3×4 board in a 5×6 sheet: cells 7..=10 are its top line, 19..=22 its bottom.
+        let (rows, cols) = (5, 6);
+        assert!(
+            on_one_outer_line(&[19, 20, 22], rows, cols),
+            "the bottom line"
+        );
+        assert!(
+            on_one_outer_line(&[10, 16, 22], rows, cols),
+            "the right line"
+        );
+        assert!(
+            !on_one_outer_line(&[7, 22], rows, cols),
+            "top left, bottom right"
+        );
+        assert!(!on_one_outer_line(&[8, 20], rows, cols), "top and bottom");
+        assert!(!on_one_outer_line(&[13, 20], rows, cols), "left and bottom");
     }
 
     #[test]
