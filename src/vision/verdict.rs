@@ -453,6 +453,35 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     true
 }
 
+/// Whether `first` reads `other`'s board with lines of empty cells around it: two readings
+/// on one lattice ([`aligned_grids`]), `other`'s board inside `first`'s and the same there
+/// (types up to renaming), every cell of `first` outside it empty. A board's extent is the
+/// cells that hold tiles and the empties between them; a line that holds none is the
+/// ground around the board.
+pub fn padded_with_empty_lines(first: &Reading, other: &Reading) -> bool {
+    let Some((dr, dc)) = aligned(first, other) else {
+        return false;
+    };
+    let (a, b) = (&first.board, &other.board);
+    let (ar, ac) = (a.rows() as i64, a.cols() as i64);
+    let (br, bc) = (b.rows() as i64, b.cols() as i64);
+    if dr < 0 || dc < 0 || dr + br > ar || dc + bc > ac || (ar, ac) == (br, bc) {
+        return false;
+    }
+    let inside = |p: Pos| {
+        let (r, c) = (p.row as i64 - dr, p.col as i64 - dc);
+        (0..br).contains(&r) && (0..bc).contains(&c)
+    };
+    if a.positions().any(|p| !inside(p) && a.get(p) != Cell::Empty) {
+        return false;
+    }
+    let mut part = crate::board::Board::new(b.rows(), b.cols());
+    for p in b.positions() {
+        part.set(p, at(a, p.row as i64 + dr, p.col as i64 + dc));
+    }
+    part.same_up_to_renaming(b)
+}
+
 /// A cell of a lattice (row, column) and its picture.
 type CellPicture = ((i64, i64), Picture);
 
@@ -669,6 +698,26 @@ mod tests {
         // A board near its end: two types, few tiles each.
         let mut r = reading_of(&["A..A", ".BB.", "...."]);
         assert_eq!(doubt_crowds(&mut r, &ReaderConfig::default()), 0);
+    }
+
+    #[test]
+    fn a_board_read_with_empty_lines_around_it_is_padded() {
+        // The same board one row and two columns in, on the same lattice.
+        let mut first = reading_of(&[".....", "..AB.", "..BA."]);
+        let mut other = reading_of(&["CD", "DC"]);
+        other.grid.origin = (10.0 + 2.0 * 30.0, 20.0 + 40.0);
+        assert!(padded_with_empty_lines(&first, &other));
+        // Not when a padded line holds a tile or an obstacle, the board inside differs, or
+        // the lattices do not line up.
+        first.board = Board::from_rows(&["....#", "..AB.", "..BA."]).unwrap();
+        assert!(!padded_with_empty_lines(&first, &other));
+        first.board = Board::from_rows(&[".....", "..AA.", "..BB."]).unwrap();
+        assert!(!padded_with_empty_lines(&first, &other));
+        first.board = Board::from_rows(&[".....", "..AB.", "..BA."]).unwrap();
+        other.grid.origin.0 += 15.0;
+        assert!(!padded_with_empty_lines(&first, &other));
+        // Nor the same board on the same cells.
+        assert!(!padded_with_empty_lines(&first, &first));
     }
 
     #[test]
