@@ -6,7 +6,8 @@
 //! While moves keep registering the pace shortens by a quarter every few moves; a lost click
 //! goes back to the start pace at once (or doubles, when that is more), so the retry of a
 //! lost click is made at the pace measured safe (a 60 fps polling game can miss a doubled
-//! 4 ms hold as well, and two lost tries in a row stop the bot), and sets a floor of 1.5× the pace that failed, below which it never goes again.
+//! 4 ms hold as well, and two lost tries in a row stop the bot), and sets a floor of 1.5×
+//! the pace that failed, below which it never goes again.
 
 use std::time::Duration;
 

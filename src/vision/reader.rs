@@ -1345,9 +1345,10 @@ fn ground_runs_on(
 ///
 /// Pictures that pair can be ground too: a photo ground under a row of the tiles' 3-D sides
 /// and shadows repeats along it, and the line is taken into the board. A group wholly on one
-/// of the board's outer lines is ground when every member shows the ground (groups inside are left
-/// alone: on a photo ground the ground cells lie far apart, and a tile there can fall within
-/// their spread), unless `framed` found it tiles by their frames.
+/// of the board's outer lines ([`on_one_outer_line`]) is ground when every member shows the
+/// ground (groups inside are left alone: on a photo ground the ground cells lie far apart,
+/// and a tile there can fall within their spread), unless `framed` found it tiles by their
+/// frames.
 #[allow(clippy::too_many_arguments)]
 fn settle_ground(
     integral: &Integral,
@@ -2053,15 +2054,7 @@ mod cell_tests {
                 } else {
                     blank.unwrap_or(blocks[((dy - 4) / 4 % 8 * 8 + (dx - 4) / 4 % 8) as usize])
                 };
-                let c = if tint {
-                    [
-                        (c[0] as u32 * 6 / 10 + 255 * 4 / 10) as u8,
-                        (c[1] as u32 * 6 / 10 + 230 * 4 / 10) as u8,
-                        (c[2] as u32 * 6 / 10 + 60 * 4 / 10) as u8,
-                    ]
-                } else {
-                    c
-                };
+                let c = if tint { tinted(c) } else { c };
                 img.put_pixel(x + dx, y + dy, Rgba([c[0], c[1], c[2], 255]));
             }
         }
@@ -2141,6 +2134,15 @@ mod cell_tests {
         assert_ne!(b.get(Pos::new(1, 2)), b.get(Pos::new(0, 0)), "{b}");
     }
 
+    /// A colour under the yellow tint the test tiles are selected with.
+    fn tinted(c: [u8; 3]) -> [u8; 3] {
+        [
+            (c[0] as u32 * 6 / 10 + 255 * 4 / 10) as u8,
+            (c[1] as u32 * 6 / 10 + 230 * 4 / 10) as u8,
+            (c[2] as u32 * 6 / 10 + 60 * 4 / 10) as u8,
+        ]
+    }
+
     /// A cream tile with a square of `ink` holding a white dot, tinted like [`tile`]'s.
     fn dotted_square(img: &mut RgbaImage, x: u32, y: u32, ink: [u8; 3], tint: bool) {
         for dy in 0..40 {
@@ -2154,14 +2156,7 @@ mod cell_tests {
                 } else {
                     [235, 225, 200]
                 };
-                let c = match tint {
-                    true => [
-                        (c[0] as u32 * 6 / 10 + 255 * 4 / 10) as u8,
-                        (c[1] as u32 * 6 / 10 + 230 * 4 / 10) as u8,
-                        (c[2] as u32 * 6 / 10 + 60 * 4 / 10) as u8,
-                    ],
-                    false => c,
-                };
+                let c = if tint { tinted(c) } else { c };
                 img.put_pixel(x + dx, y + dy, Rgba([c[0], c[1], c[2], 255]));
             }
         }
