@@ -17,7 +17,7 @@ use super::gravity_watch::{GravityWatch, Observation};
 use super::record::{Entry, RecordError, SessionWriter, Timings};
 use super::stages::{Brain, Eyes};
 use super::verify::{reaction, Reaction};
-use crate::board::{Board, Cell, Gravity, Link, Pos, Rules};
+use crate::board::{cell_list, Board, Cell, Gravity, Link, Pos, Rules};
 use crate::capture::{CaptureError, Frame, FrameSource};
 use crate::error::Chain;
 use crate::geometry::{Grid, Side};
@@ -1302,15 +1302,6 @@ fn same_lattice(a: &Grid, b: &Grid) -> bool {
     };
     axis(a.pitch.0, b.pitch.0, a.origin.0, b.origin.0)
         && axis(a.pitch.1, b.pitch.1, a.origin.1, b.origin.1)
-}
-
-/// Cells as a message lists them: "(r,c) (r,c) …".
-fn cell_list(cells: &[Pos]) -> String {
-    cells
-        .iter()
-        .map(|p| p.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// `old` moved onto `found`'s lattice, its extent kept, when the two lie on one lattice

@@ -75,6 +75,15 @@ impl fmt::Display for Pos {
     }
 }
 
+/// Cells as messages list them: `(r,c) (r,c) …`.
+pub fn cell_list(cells: &[Pos]) -> String {
+    cells
+        .iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The game settings that change which moves are legal and what a move does.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Rules {

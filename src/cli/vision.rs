@@ -3,7 +3,7 @@
 use super::out::outln;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use llk::board::Board;
+use llk::board::{cell_list, Board};
 use llk::render::{Background, RenderSpec, Renderer, Theme};
 use llk::vision::{load_image, read_cells_with, read_with, Hints, Reading};
 use rand::SeedableRng;
@@ -96,8 +96,7 @@ pub fn read(args: ReadArgs) -> Result<()> {
     } else {
         outln!("{}", r.board)?;
         if !r.unsure.is_empty() {
-            let cells: Vec<String> = r.unsure.iter().map(|p| p.to_string()).collect();
-            eprintln!("llk: unsure cells: {}", cells.join(" "));
+            eprintln!("llk: unsure cells: {}", cell_list(&r.unsure));
         }
     }
     Ok(())
