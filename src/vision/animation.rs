@@ -236,8 +236,12 @@ fn scan(
         let crosses = bounds
             .iter()
             .any(|&q| q > (a + 2) as f32 && q < (b - 2) as f32);
-        let ends = (near_centre(a) && (near_centre(b) || (in_ring(b) && turns(b - 1, -1, c))))
-            || (near_centre(b) && in_ring(a) && turns(a, 1, c));
+        // In the ring no tile is linked: a run there is a link's middle leg, turning at
+        // both ends towards the tiles it joins. A stroke of the ground's own picture (a
+        // branch of a photo ground beside the board) turns at neither.
+        let ends = ((near_centre(a) && (near_centre(b) || (in_ring(b) && turns(b - 1, -1, c))))
+            || (near_centre(b) && in_ring(a) && turns(a, 1, c)))
+            && (!ring || (turns(a, 1, c) && turns(b - 1, -1, c)));
         if !crosses || !ends {
             return false;
         }
@@ -376,6 +380,23 @@ mod tests {
             found.as_deref().is_some_and(|p| p.starts_with("column 1")),
             "{found:?}"
         );
+    }
+
+    /// In the ring beside the board a run is a link only where it turns at both ends
+    /// towards the tiles it joins: a stroke of the ground's own picture there (a branch on
+    /// a photo ground), running from one row's centre height to another's, is no link.
+    #[test]
+    fn a_run_in_the_ring_is_a_link_only_where_it_turns_at_both_ends() {
+        // Column -1's centre line is x 20; rows 0 and 2 have their centres at y 60 and 140.
+        let stroke = |x: u32, y: u32| (60..141).contains(&y) && (17..23).contains(&x);
+        let (branch, grid) = board_frame(|x, y| stroke(x, y).then(red).flatten());
+        assert_eq!(find_link_line(&branch, &grid), None);
+        // The same run with legs to the centres of (0, 0) and (2, 0): a link.
+        let (linked, grid) = board_frame(|x, y| {
+            let leg = (17..61).contains(&x) && ((57..63).contains(&y) || (137..143).contains(&y));
+            (stroke(x, y) || leg).then(red).flatten()
+        });
+        assert!(find_link_line(&linked, &grid).is_some());
     }
 
     /// A bar from a tile's centre across the seam into the next tile that ends there without
