@@ -90,7 +90,8 @@ fn recorded_sessions_replay_exactly() {
     }
 }
 
-/// Frames the bot refused live (a link line being drawn) must still be refused. Today's
+/// Frames the bot refused live (a link line being drawn) must still be refused, or on the
+/// locked grid read with doubts (no reading to act on either: `replay` counts it so). Today's
 /// reader (`read_cells` on the locked grid) reads some of them as boards — the line taken
 /// for obstacles or empties, e.g. "####A." under a line along row 0 — where the reader the
 /// sessions were recorded with (2026-11-23) saw the animation: 16 of 249 refused frames in

@@ -8,7 +8,7 @@ use super::record::{board_of, read_session, Entry, RecordError};
 use super::stages::{Brain, Eyes};
 use crate::board::{Pos, Rules};
 use crate::capture::ImageLoadError;
-use crate::vision::{ReadError, Reading};
+use crate::vision::{is_sure, ReadError, Reading};
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
@@ -283,6 +283,16 @@ pub fn replay_session(
                         (true, format!("refused again: {b}"))
                     }
                     Err(b) => (false, format!("recorded {message:?}, now {b}")),
+                    // On the locked grid a reader may read such a frame with its doubted
+                    // cells unsure instead of refusing it: no more a reading to act on.
+                    Ok(seen) if *locked && !is_sure(&seen) => (
+                        true,
+                        format!(
+                            "read unsure again ({} doubted cells): {}",
+                            seen.unsure.len(),
+                            seen.board.row_strings().join("/")
+                        ),
+                    ),
                     Ok(seen) => (
                         false,
                         format!(

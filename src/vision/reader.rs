@@ -1069,6 +1069,8 @@ enum Found {
     /// pictures stand. No link-line check runs on a given grid, and a removal's line drawn
     /// over emptied cells leaves them lone pictures the ground runs into: taken for ground,
     /// a frame with a line would read as a board (measured on a recorded KShisen game).
+    /// They stay unsure cells of the reading, and pictures without a twin do not refuse
+    /// the frame: the caller knows which cells it saw empty.
     Given,
 }
 
@@ -1084,13 +1086,20 @@ fn read_known(
         Found::InFrame => cfg.min_tiles,
         Found::Given => 0,
     };
-    judge(
+    match judge(
         &tally,
         &ReaderConfig {
             min_tiles,
             ..cfg.clone()
         },
-    )?;
+    ) {
+        // On a given grid the caller knows the board it played: the cells without a twin
+        // are in the reading's unsure list, for it to weigh against what it knows (a cell
+        // it saw empty stays empty; a link line and a falling tile cross only such cells
+        // and the pair's own), rather than the whole frame refused.
+        Err(ReadError::Animation(_)) if found == Found::Given => {}
+        verdict => verdict?,
+    }
     Ok(reading)
 }
 
@@ -1158,7 +1167,19 @@ fn read_unjudged(
         spread_max: -1000.0,
     });
     let Sight { mut seen, framed } = look(&pics, cols, &ground, &ring_idx, cfg);
-    settle_ground(&integral, &pics, rows, cols, &rect, &mut seen, &framed, cfg);
+    // On a given grid the board's extent is known: its outer lines are the board's own,
+    // and a group on one of them is tiles (a pair left on the bottom line), not a line of
+    // 3-D sides beyond them.
+    let sides_taken = found == Found::InFrame;
+    settle_ground(
+        &integral,
+        &pics,
+        (rows, cols),
+        &rect,
+        &mut seen,
+        (&framed, sides_taken),
+        cfg,
+    );
     ground_runs_on(&pics, rows, cols, &mut seen, found == Found::InFrame, cfg);
     let sheet_like = SheetCells { rows, cols, pics };
     // Walls only where the grid was found: on a given grid the frame is one of a game in
@@ -1344,20 +1365,18 @@ fn ground_runs_on(
 /// picture that holds a type's shape (a tinted tile).
 ///
 /// Pictures that pair can be ground too: a photo ground under a row of the tiles' 3-D sides
-/// and shadows repeats along it, and the line is taken into the board. A group wholly on one
-/// of the board's outer lines ([`on_one_outer_line`]) is ground when every member shows the
-/// ground (groups inside are left alone: on a photo ground the ground cells lie far apart,
-/// and a tile there can fall within their spread), unless `framed` found it tiles by their
-/// frames.
-#[allow(clippy::too_many_arguments)]
+/// and shadows repeats along it, and the line is taken into the board. Where `sides_taken`
+/// (the extent was found in this frame), a group that may be such a line
+/// ([`lines_of_sides`]) is ground when every member shows the ground (groups inside are left
+/// alone: on a photo ground the ground cells lie far apart, and a tile there can fall within
+/// their spread), unless `framed` found it tiles by their frames.
 fn settle_ground(
     integral: &Integral,
     pics: &[Option<Picture>],
-    rows: usize,
-    cols: usize,
+    (rows, cols): (usize, usize),
     rect: &dyn Fn(usize, usize) -> (f32, f32, f32, f32),
     seen: &mut [Seen],
-    framed: &[bool],
+    (framed, sides_taken): (&[bool], bool),
     cfg: &ReaderConfig,
 ) {
     let inside = |i: usize| {
@@ -1381,9 +1400,14 @@ fn settle_ground(
             groups.entry(*g).or_default().push(i);
         }
     }
+    let sides = if sides_taken {
+        lines_of_sides(&groups, rows, cols)
+    } else {
+        Vec::new()
+    };
     let edge_groups: Vec<(usize, Vec<usize>)> = groups
         .into_iter()
-        .filter(|(_, m)| on_one_outer_line(m, rows, cols) && m.iter().all(|&i| !framed[i]))
+        .filter(|(g, m)| sides.contains(g) && m.iter().all(|&i| !framed[i]))
         .collect();
     if lone.is_empty() && edge_groups.is_empty() {
         return;
@@ -1453,16 +1477,45 @@ fn settle_ground(
     }
 }
 
-/// Whether sheet cells `members` (a board with a ring of one cell around it, `rows × cols`)
-/// all lie on one of the board's outer lines. A tile's 3-D side or shadow is drawn on one
-/// side of every tile, so a line of them that pairs into the board's extent fills one outer
-/// line; a group on two (a pair at the top and the bottom) is tiles.
-fn on_one_outer_line(members: &[usize], rows: usize, cols: usize) -> bool {
+/// The board's outer lines (top, bottom, left, right) that sheet cells `members` (a board
+/// with a ring of one cell around it, `rows × cols`) all lie on.
+fn outer_lines(members: &[usize], rows: usize, cols: usize) -> [bool; 4] {
     let edges = |i: usize| {
         let (r, c) = (i / cols, i % cols);
         [r == 1, r + 2 == rows, c == 1, c + 2 == cols]
     };
-    (0..4).any(|side| members.iter().all(|&i| edges(i)[side]))
+    [0, 1, 2, 3].map(|side| !members.is_empty() && members.iter().all(|&i| edges(i)[side]))
+}
+
+/// The picture groups (id → member cells of a board's sheet, `rows × cols` with a ring of one
+/// cell) that may be a line of tiles' 3-D sides taken into the board's extent: wholly on one
+/// of its outer lines, and that line holding no member of a group that reaches off it. A
+/// tile's 3-D side or shadow is drawn on one side of every tile, so a line of them that pairs
+/// into the extent fills an outer line beyond the tiles; a group on two lines (a pair at the
+/// top and the bottom) is tiles, and so is a group on a line that holds tiles whose twins lie
+/// elsewhere on the board (a pair on the bottom line of a board).
+fn lines_of_sides(
+    groups: &std::collections::BTreeMap<usize, Vec<usize>>,
+    rows: usize,
+    cols: usize,
+) -> Vec<usize> {
+    // Each group's lines, and the lines holding a member of a group not wholly on them.
+    let mut on = Vec::with_capacity(groups.len());
+    let mut boarded = [false; 4];
+    for (&g, m) in groups {
+        let whole = outer_lines(m, rows, cols);
+        for &i in m {
+            let here = outer_lines(&[i], rows, cols);
+            for side in 0..4 {
+                boarded[side] |= here[side] && !whole[side];
+            }
+        }
+        on.push((g, whole));
+    }
+    on.into_iter()
+        .filter(|(_, lines)| (0..4).any(|side| lines[side] && !boarded[side]))
+        .map(|(g, _)| g)
+        .collect()
 }
 
 /// The cell (sheet index) of a tile shown selected by its frame alone, if one type's
@@ -2681,20 +2734,42 @@ mod cell_tests {
     fn a_group_on_two_outer_lines_is_not_a_line_of_sides() {
         // A 3×4 board in a 5×6 sheet: cells 7..=10 are its top line, 19..=22 its bottom.
         let (rows, cols) = (5, 6);
-        assert!(
-            on_one_outer_line(&[19, 20, 22], rows, cols),
+        // Each candidate below beside tiles of another group (99) off its line.
+        let sides = |candidate: &[usize], others: &[usize]| {
+            let map = [(0, candidate.to_vec()), (99, others.to_vec())].into();
+            lines_of_sides(&map, rows, cols)
+        };
+        assert_eq!(
+            sides(&[19, 20, 22], &[13, 14, 16]),
+            vec![0],
             "the bottom line"
         );
-        assert!(
-            on_one_outer_line(&[10, 16, 22], rows, cols),
+        assert_eq!(
+            sides(&[10, 16, 22], &[9, 15, 21]),
+            vec![0],
             "the right line"
         );
         assert!(
-            !on_one_outer_line(&[7, 22], rows, cols),
+            sides(&[7, 22], &[13, 16]).is_empty(),
             "top left, bottom right"
         );
-        assert!(!on_one_outer_line(&[8, 20], rows, cols), "top and bottom");
-        assert!(!on_one_outer_line(&[13, 20], rows, cols), "left and bottom");
+        assert!(sides(&[8, 20], &[14]).is_empty(), "top and bottom");
+        assert!(sides(&[13, 20], &[14]).is_empty(), "left and bottom");
+    }
+
+    /// A pair on the board's bottom line beside tiles whose twins lie above it is tiles, not
+    /// a line of 3-D sides; two groups that both lie wholly on the bottom line (sides that
+    /// pair in two kinds) stay candidates.
+    #[test]
+    fn a_pair_on_a_line_that_holds_other_tiles_is_not_a_line_of_sides() {
+        let (rows, cols) = (5, 6);
+        let map = |groups: &[&[usize]]| groups.iter().map(|m| m.to_vec()).enumerate().collect();
+        // Group 0 on the bottom line (19, 21); group 1 from the bottom line (20) up to 14.
+        let board = map(&[&[19, 21], &[20, 14]]);
+        assert!(lines_of_sides(&board, rows, cols).is_empty());
+        // Sides under the middle line's tiles (13..=16, two types), in two kinds.
+        let sides_only = map(&[&[19, 21], &[20, 22], &[13, 15], &[14, 16]]);
+        assert_eq!(lines_of_sides(&sides_only, rows, cols), vec![0, 1]);
     }
 
     #[test]
