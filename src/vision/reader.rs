@@ -2174,6 +2174,33 @@ mod cell_tests {
         read_known(&img, &grid, &ReaderConfig::default(), found)
     }
 
+    /// Four pictures without a twin among eight pairs: found in the frame, a board being
+    /// redrawn; on a given grid, a reading with those cells unsure (the caller knows which
+    /// cells it saw empty).
+    #[test]
+    fn pictures_without_a_twin_on_a_given_grid_are_unsure_cells() {
+        let kinds = [
+            1, 2, 3, 4, 5, 11, 1, 2, 3, 4, 5, 12, 6, 7, 8, 13, 6, 7, 8, 14,
+        ];
+        let drawn = |found| {
+            let img =
+                RgbaImage::from_pixel(40 * 8, 40 * 7, Rgba([GREEN[0], GREEN[1], GREEN[2], 255]));
+            read_drawn_as(found, img, &kinds[..], 5, |img, x, y, _, k| {
+                tile(img, x, y, k, false)
+            })
+        };
+        let given = drawn(Found::Given).unwrap();
+        let lone: Vec<Pos> = [(1, 0), (2, 1), (3, 0), (3, 4)]
+            .into_iter()
+            .map(|(r, c)| Pos::new(r, c))
+            .collect();
+        assert_eq!(given.unsure, lone, "{}", given.board);
+        assert!(matches!(
+            drawn(Found::InFrame),
+            Err(ReadError::Animation(_))
+        ));
+    }
+
     #[test]
     fn the_last_two_of_a_type_with_one_tinted_read_as_a_pair_and_a_selection() {
         // Types by cell, row-major on a 2×4 board; the last tile is tinted.
