@@ -546,12 +546,37 @@ impl Run<'_, '_> {
             .collect()
     }
 
+    /// Empties the cells `seen` doubts and reads as stones where the board last played (of
+    /// the same size) was empty. Obstacles never appear, and no tile can reach such a cell:
+    /// a game's board at rest is packed the way its gravity pulls (with none, tiles never
+    /// move), so the cells beyond an empty one on that side are empty too, and removals,
+    /// falls and reshuffles move tiles only onto cells that held tiles. What the reader
+    /// doubted there is the ground showing something it does not know: a photo's leaf or
+    /// branch, or a neighbour's 3-D side and shadow over a photo.
+    fn empty_stays_empty(&self, seen: &mut Reading) {
+        let Some(played) = self.played_like(&seen.board) else {
+            return;
+        };
+        let emptied: Vec<Pos> = seen
+            .unsure
+            .iter()
+            .copied()
+            .filter(|&p| seen.board.get(p) == Cell::Obstacle && played.get(p) == Cell::Empty)
+            .collect();
+        for p in &emptied {
+            seen.board.set(*p, Cell::Empty);
+        }
+        seen.unsure.retain(|p| !emptied.contains(p));
+    }
+
     /// Marks what a reading on the locked grid cannot show as unsure, so the loop waits,
     /// looks again and at worst stops, and never clicks it: more tiles than the board last
     /// played (on the cells that hold a tile now and did not then, every tile when the
     /// boards differ in size), obstacles where it had none, and as many tiles on other
-    /// cells. The recorded reading stays the reader's own.
+    /// cells; first, doubted stones on cells that were empty are emptied
+    /// ([`Self::empty_stays_empty`]). The recorded reading stays the reader's own.
     fn doubt_the_impossible(&self, seen: &mut Reading) {
+        self.empty_stays_empty(seen);
         let mut doubted = self.new_obstacles(&seen.board);
         doubted.extend(self.moved_tiles(&seen.board));
         if let Some(played) = self
@@ -1159,7 +1184,9 @@ impl Run<'_, '_> {
                 sleep(opts.poll);
                 let (f, index) = self.capture()?;
                 polls += 1;
-                let seen = self.read(&f, index)?;
+                let seen = self
+                    .read(&f, index)?
+                    .map(|s| emptied_as_predicted(s, board, predictions));
                 let mut removed_seen = false;
                 if let Ok(seen) = &seen {
                     // A predicted board counts once it is read with confidence and has held
@@ -1302,6 +1329,52 @@ fn same_lattice(a: &Grid, b: &Grid) -> bool {
     };
     axis(a.pitch.0, b.pitch.0, a.origin.0, b.origin.0)
         && axis(a.pitch.1, b.pitch.1, a.origin.1, b.origin.1)
+}
+
+/// `seen` (a reading after the move from `before`) with its doubted cells emptied when they
+/// are stones on cells a prediction has just emptied, and the reading is that prediction
+/// once they are: obstacles never appear, and with every other cell as predicted no tile is
+/// missing that could stand there. The emptied ground of a removed pair or of a tile that
+/// fell can show what the reader knows of no ground (a photo's branch beside the tiles'
+/// 3-D sides). At least one cell the prediction empties must read empty for sure: a pair
+/// tinted while it goes can read as two stones on the very cells it leaves.
+fn emptied_as_predicted(
+    mut seen: Reading,
+    before: &Board,
+    predictions: &[(Gravity, Board)],
+) -> Reading {
+    if seen.unsure.is_empty() {
+        return seen;
+    }
+    for (_, p) in predictions {
+        if p.rows() != seen.board.rows() || p.cols() != seen.board.cols() {
+            continue;
+        }
+        let emptied: Vec<Pos> = p
+            .positions()
+            .filter(|&q| p.get(q) == Cell::Empty && before.get(q).is_tile())
+            .collect();
+        let doubts_fit = seen
+            .unsure
+            .iter()
+            .all(|u| emptied.contains(u) && seen.board.get(*u) == Cell::Obstacle);
+        let one_seen_empty = emptied
+            .iter()
+            .any(|q| !seen.unsure.contains(q) && seen.board.get(*q) == Cell::Empty);
+        if !(doubts_fit && one_seen_empty) {
+            continue;
+        }
+        let mut board = seen.board.clone();
+        for &u in &seen.unsure {
+            board.set(u, Cell::Empty);
+        }
+        if board.same_up_to_renaming(p) {
+            seen.board = board;
+            seen.unsure.clear();
+            return seen;
+        }
+    }
+    seen
 }
 
 /// `old` moved onto `found`'s lattice, its extent kept, when the two lie on one lattice

@@ -737,6 +737,126 @@ fn a_reading_with_as_many_tiles_on_other_cells_is_never_clicked() {
     );
 }
 
+/// Eyes that, from the moment `after` pairs are gone, read one cell emptied before then as
+/// an unsure stone on the locked grid (the ground there looks like nothing the reader
+/// knows: a photo's leaf, a neighbour's 3-D side over a photo).
+struct LeafOnLock {
+    sim: Shared,
+    after: u32,
+    leaf: Option<Pos>,
+}
+
+impl Eyes for LeafOnLock {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
+        let mut seen = self.sim.read(frame, grid)?;
+        let removed = self.sim.0.borrow().window.game().stats().removed;
+        if grid.is_some() && removed >= self.after {
+            let leaf = *self.leaf.get_or_insert_with(|| {
+                let board = &seen.board;
+                board
+                    .positions()
+                    .find(|&p| board.get(p) == Cell::Empty)
+                    .unwrap()
+            });
+            if seen.board.get(leaf) == Cell::Empty {
+                seen.board.set(leaf, Cell::Obstacle);
+                seen.unsure.push(leaf);
+            }
+        }
+        Ok(seen)
+    }
+}
+
+#[test]
+fn a_stone_doubted_on_a_cell_that_was_empty_is_ground() {
+    for gravity in [Gravity::None, Gravity::Down] {
+        let setup = Setup::new(&config(gravity, 0, None));
+        let (sim, mut options) = setup.sim();
+        options.verify_timeout = Duration::from_millis(600);
+        let mut eyes = LeafOnLock {
+            sim: sim.clone(),
+            after: 2,
+            leaf: None,
+        };
+        let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
+        let s = p.summary();
+        assert!(
+            matches!(s.stop, Stop::Cleared),
+            "{gravity:?}: {:?} {:?}",
+            s.stop,
+            p.notes
+        );
+        assert!(eyes.leaf.is_some(), "{gravity:?}: the leaf was never read");
+        assert_eq!(
+            (p.stats.empty, p.stats.illegal, p.stats.outside),
+            (0, 0, 0),
+            "{gravity:?}: {:?}",
+            p.stats
+        );
+    }
+}
+
+/// Eyes that read one cell of the `after`-th pair removed as an unsure stone on the locked
+/// grid from then on (the emptied ground shows something the reader knows of no ground).
+struct LeafInPair {
+    sim: Shared,
+    after: u32,
+    before: Option<Board>,
+    leaf: Option<Pos>,
+}
+
+impl Eyes for LeafInPair {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
+        let mut seen = self.sim.read(frame, grid)?;
+        let removed = self.sim.0.borrow().window.game().stats().removed;
+        if removed + 1 == self.after {
+            self.before = Some(seen.board.clone());
+        }
+        if removed >= self.after && self.leaf.is_none() {
+            if let Some(before) = &self.before {
+                self.leaf = before
+                    .positions()
+                    .find(|&p| before.get(p).is_tile() && seen.board.get(p) == Cell::Empty);
+            }
+        }
+        if let (Some(leaf), true) = (self.leaf, grid.is_some()) {
+            if seen.board.get(leaf) == Cell::Empty {
+                seen.board.set(leaf, Cell::Obstacle);
+                seen.unsure.push(leaf);
+            }
+        }
+        Ok(seen)
+    }
+}
+
+#[test]
+fn a_stone_doubted_on_a_cell_the_move_emptied_is_ground_when_all_else_is_as_predicted() {
+    let setup = Setup::new(&config(Gravity::None, 0, None));
+    let (sim, mut options) = setup.sim();
+    options.verify_timeout = Duration::from_millis(600);
+    let mut eyes = LeafInPair {
+        sim: sim.clone(),
+        after: 2,
+        before: None,
+        leaf: None,
+    };
+    let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
+    let s = p.summary();
+    assert!(
+        matches!(s.stop, Stop::Cleared),
+        "{:?} {:?}",
+        s.stop,
+        p.notes
+    );
+    assert!(eyes.leaf.is_some(), "the leaf was never read");
+    assert_eq!(
+        (p.stats.empty, p.stats.illegal, p.stats.outside),
+        (0, 0, 0),
+        "{:?}",
+        p.stats
+    );
+}
+
 /// Eyes whose first two found readings sit 2 px off the game's lattice (the grid locked
 /// from them is off), and which read a given grid only within a pixel of the lattice.
 struct OffFirst {
