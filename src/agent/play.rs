@@ -1184,9 +1184,12 @@ impl Run<'_, '_> {
                 sleep(opts.poll);
                 let (f, index) = self.capture()?;
                 polls += 1;
-                let seen = self
-                    .read(&f, index)?
-                    .map(|s| emptied_as_predicted(s, board, predictions));
+                let seen = self.read(&f, index)?.map(|s| {
+                    // Past half the patience a removal's animation is over: a pair tinted
+                    // while it goes no longer stands on the cells it leaves.
+                    let settled_game = clicked.elapsed() >= opts.verify_timeout / 2;
+                    emptied_as_predicted(s, board, predictions, settled_game)
+                });
                 let mut removed_seen = false;
                 if let Ok(seen) = &seen {
                     // A predicted board counts once it is read with confidence and has held
@@ -1336,12 +1339,14 @@ fn same_lattice(a: &Grid, b: &Grid) -> bool {
 /// once they are: obstacles never appear, and with every other cell as predicted no tile is
 /// missing that could stand there. The emptied ground of a removed pair or of a tile that
 /// fell can show what the reader knows of no ground (a photo's branch beside the tiles'
-/// 3-D sides). At least one cell the prediction empties must read empty for sure: a pair
-/// tinted while it goes can read as two stones on the very cells it leaves.
+/// 3-D sides). Unless `settled_game` (the game's animations are over), at least one cell the
+/// prediction empties must read empty for sure: a pair tinted while it goes can read as two
+/// stones on the very cells it leaves.
 fn emptied_as_predicted(
     mut seen: Reading,
     before: &Board,
     predictions: &[(Gravity, Board)],
+    settled_game: bool,
 ) -> Reading {
     if seen.unsure.is_empty() {
         return seen;
@@ -1361,7 +1366,7 @@ fn emptied_as_predicted(
         let one_seen_empty = emptied
             .iter()
             .any(|q| !seen.unsure.contains(q) && seen.board.get(*q) == Cell::Empty);
-        if !(doubts_fit && one_seen_empty) {
+        if !(doubts_fit && (one_seen_empty || settled_game)) {
             continue;
         }
         let mut board = seen.board.clone();

@@ -796,13 +796,15 @@ fn a_stone_doubted_on_a_cell_that_was_empty_is_ground() {
     }
 }
 
-/// Eyes that read one cell of the `after`-th pair removed as an unsure stone on the locked
-/// grid from then on (the emptied ground shows something the reader knows of no ground).
+/// Eyes that read one cell of the `after`-th pair removed (or both, `both`) as an unsure
+/// stone on the locked grid from then on (the emptied ground shows something the reader
+/// knows of no ground).
 struct LeafInPair {
     sim: Shared,
     after: u32,
+    both: bool,
     before: Option<Board>,
-    leaf: Option<Pos>,
+    leaves: Vec<Pos>,
 }
 
 impl Eyes for LeafInPair {
@@ -812,17 +814,21 @@ impl Eyes for LeafInPair {
         if removed + 1 == self.after {
             self.before = Some(seen.board.clone());
         }
-        if removed >= self.after && self.leaf.is_none() {
+        if removed >= self.after && self.leaves.is_empty() {
             if let Some(before) = &self.before {
-                self.leaf = before
+                self.leaves = before
                     .positions()
-                    .find(|&p| before.get(p).is_tile() && seen.board.get(p) == Cell::Empty);
+                    .filter(|&p| before.get(p).is_tile() && seen.board.get(p) == Cell::Empty)
+                    .take(if self.both { 2 } else { 1 })
+                    .collect();
             }
         }
-        if let (Some(leaf), true) = (self.leaf, grid.is_some()) {
-            if seen.board.get(leaf) == Cell::Empty {
-                seen.board.set(leaf, Cell::Obstacle);
-                seen.unsure.push(leaf);
+        if grid.is_some() {
+            for &leaf in &self.leaves {
+                if seen.board.get(leaf) == Cell::Empty {
+                    seen.board.set(leaf, Cell::Obstacle);
+                    seen.unsure.push(leaf);
+                }
             }
         }
         Ok(seen)
@@ -831,30 +837,38 @@ impl Eyes for LeafInPair {
 
 #[test]
 fn a_stone_doubted_on_a_cell_the_move_emptied_is_ground_when_all_else_is_as_predicted() {
-    let setup = Setup::new(&config(Gravity::None, 0, None));
-    let (sim, mut options) = setup.sim();
-    options.verify_timeout = Duration::from_millis(600);
-    let mut eyes = LeafInPair {
-        sim: sim.clone(),
-        after: 2,
-        before: None,
-        leaf: None,
-    };
-    let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
-    let s = p.summary();
-    assert!(
-        matches!(s.stop, Stop::Cleared),
-        "{:?} {:?}",
-        s.stop,
-        p.notes
-    );
-    assert!(eyes.leaf.is_some(), "the leaf was never read");
-    assert_eq!(
-        (p.stats.empty, p.stats.illegal, p.stats.outside),
-        (0, 0, 0),
-        "{:?}",
-        p.stats
-    );
+    // One cell of the pair doubted: taken at once; both: once the game's animation is over.
+    for both in [false, true] {
+        let setup = Setup::new(&config(Gravity::None, 0, None));
+        let (sim, mut options) = setup.sim();
+        options.verify_timeout = Duration::from_millis(600);
+        let mut eyes = LeafInPair {
+            sim: sim.clone(),
+            after: 2,
+            both,
+            before: None,
+            leaves: Vec::new(),
+        };
+        let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
+        let s = p.summary();
+        assert!(
+            matches!(s.stop, Stop::Cleared),
+            "both {both}: {:?} {:?}",
+            s.stop,
+            p.notes
+        );
+        assert_eq!(
+            eyes.leaves.len(),
+            1 + both as usize,
+            "the leaves were never read"
+        );
+        assert_eq!(
+            (p.stats.empty, p.stats.illegal, p.stats.outside),
+            (0, 0, 0),
+            "both {both}: {:?}",
+            p.stats
+        );
+    }
 }
 
 /// Eyes whose first two found readings sit 2 px off the game's lattice (the grid locked
