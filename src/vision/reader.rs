@@ -1167,17 +1167,13 @@ fn read_unjudged(
         spread_max: -1000.0,
     });
     let Sight { mut seen, framed } = look(&pics, cols, &ground, &ring_idx, cfg);
-    // On a given grid the board's extent is known: its outer lines are the board's own,
-    // and a group on one of them is tiles (a pair left on the bottom line), not a line of
-    // 3-D sides beyond them.
-    let sides_taken = found == Found::InFrame;
     settle_ground(
         &integral,
         &pics,
         (rows, cols),
         &rect,
         &mut seen,
-        (&framed, sides_taken),
+        &framed,
         cfg,
     );
     ground_runs_on(&pics, rows, cols, &mut seen, found == Found::InFrame, cfg);
@@ -1365,8 +1361,8 @@ fn ground_runs_on(
 /// picture that holds a type's shape (a tinted tile).
 ///
 /// Pictures that pair can be ground too: a photo ground under a row of the tiles' 3-D sides
-/// and shadows repeats along it, and the line is taken into the board. Where `sides_taken`
-/// (the extent was found in this frame), a group that may be such a line
+/// and shadows repeats along it, and the line is taken into the board (also on a given grid:
+/// the live bot grows its lock over lines beside it). A group that may be such a line
 /// ([`lines_of_sides`]) is ground when every member shows the ground (groups inside are left
 /// alone: on a photo ground the ground cells lie far apart, and a tile there can fall within
 /// their spread), unless `framed` found it tiles by their frames.
@@ -1376,7 +1372,7 @@ fn settle_ground(
     (rows, cols): (usize, usize),
     rect: &dyn Fn(usize, usize) -> (f32, f32, f32, f32),
     seen: &mut [Seen],
-    (framed, sides_taken): (&[bool], bool),
+    framed: &[bool],
     cfg: &ReaderConfig,
 ) {
     let inside = |i: usize| {
@@ -1400,11 +1396,7 @@ fn settle_ground(
             groups.entry(*g).or_default().push(i);
         }
     }
-    let sides = if sides_taken {
-        lines_of_sides(&groups, rows, cols)
-    } else {
-        Vec::new()
-    };
+    let sides = lines_of_sides(&groups, rows, cols);
     let edge_groups: Vec<(usize, Vec<usize>)> = groups
         .into_iter()
         .filter(|(g, m)| sides.contains(g) && m.iter().all(|&i| !framed[i]))
@@ -1489,11 +1481,13 @@ fn outer_lines(members: &[usize], rows: usize, cols: usize) -> [bool; 4] {
 
 /// The picture groups (id → member cells of a board's sheet, `rows × cols` with a ring of one
 /// cell) that may be a line of tiles' 3-D sides taken into the board's extent: wholly on one
-/// of its outer lines, and that line holding no member of a group that reaches off it. A
-/// tile's 3-D side or shadow is drawn on one side of every tile, so a line of them that pairs
-/// into the extent fills an outer line beyond the tiles; a group on two lines (a pair at the
-/// top and the bottom) is tiles, and so is a group on a line that holds tiles whose twins lie
-/// elsewhere on the board (a pair on the bottom line of a board).
+/// of its outer lines, each member beside a cell of another group on the line inward, and
+/// that line holding no member of a group that reaches off it. A tile's 3-D side or shadow is
+/// drawn on one side of every tile, so a line of them that pairs into the extent fills an
+/// outer line beyond the tiles, each beside the tile it belongs to; a group on two lines (a
+/// pair at the top and the bottom) is tiles, and so is a group on a line that holds tiles
+/// whose twins lie elsewhere on the board (a pair on the bottom line of a board), and a group
+/// with nothing inward of it (the last tiles of a game, all on one line).
 fn lines_of_sides(
     groups: &std::collections::BTreeMap<usize, Vec<usize>>,
     rows: usize,
@@ -1512,8 +1506,27 @@ fn lines_of_sides(
         }
         on.push((g, whole));
     }
+    let group_of: std::collections::HashMap<usize, usize> = groups
+        .iter()
+        .flat_map(|(&g, m)| m.iter().map(move |&i| (i, g)))
+        .collect();
+    // The cell one step inward from sheet cell `i` on outer line `side`.
+    let inward = |i: usize, side: usize| match side {
+        0 => i + cols,
+        1 => i - cols,
+        2 => i + 1,
+        _ => i - 1,
+    };
     on.into_iter()
-        .filter(|(_, lines)| (0..4).any(|side| lines[side] && !boarded[side]))
+        .filter(|&(g, lines)| {
+            (0..4).any(|side| {
+                lines[side]
+                    && !boarded[side]
+                    && groups[&g]
+                        .iter()
+                        .all(|&i| group_of.get(&inward(i, side)).is_some_and(|&h| h != g))
+            })
+        })
         .map(|(g, _)| g)
         .collect()
 }
@@ -2761,9 +2774,9 @@ mod cell_tests {
     fn a_group_on_two_outer_lines_is_not_a_line_of_sides() {
         // A 3×4 board in a 5×6 sheet: cells 7..=10 are its top line, 19..=22 its bottom.
         let (rows, cols) = (5, 6);
-        // Each candidate below beside tiles of another group (99) off its line.
-        let sides = |candidate: &[usize], others: &[usize]| {
-            let map = [(0, candidate.to_vec()), (99, others.to_vec())].into();
+        // Each candidate below has a tile of another group (99) inward of every member.
+        let sides = |candidate: &[usize], inward: &[usize]| {
+            let map = [(0, candidate.to_vec()), (99, inward.to_vec())].into();
             lines_of_sides(&map, rows, cols)
         };
         assert_eq!(
@@ -2797,6 +2810,15 @@ mod cell_tests {
         // Sides under the middle line's tiles (13..=16, two types), in two kinds.
         let sides_only = map(&[&[19, 21], &[20, 22], &[13, 15], &[14, 16]]);
         assert_eq!(lines_of_sides(&sides_only, rows, cols), vec![0, 1]);
+    }
+
+    /// The last tiles of a game, all on the bottom line with nothing above them, are tiles:
+    /// a line of 3-D sides lies beside the tiles it belongs to.
+    #[test]
+    fn tiles_with_nothing_inward_of_them_are_not_a_line_of_sides() {
+        let (rows, cols) = (5, 6);
+        let map = [(0, vec![19, 21]), (1, vec![20, 22])].into();
+        assert!(lines_of_sides(&map, rows, cols).is_empty());
     }
 
     #[test]
