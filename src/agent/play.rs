@@ -546,13 +546,15 @@ impl Run<'_, '_> {
             .collect()
     }
 
-    /// Empties the cells `seen` doubts and reads as stones where the board last played (of
-    /// the same size) was empty. Obstacles never appear, and no tile can reach such a cell:
-    /// a game's board at rest is packed the way its gravity pulls (with none, tiles never
-    /// move), so the cells beyond an empty one on that side are empty too, and removals,
-    /// falls and reshuffles move tiles only onto cells that held tiles. What the reader
-    /// doubted there is the ground showing something it does not know: a photo's leaf or
-    /// branch, or a neighbour's 3-D side and shadow over a photo.
+    /// Empties the cells `seen` doubts where the board last played (of the same size) was
+    /// empty. Obstacles never appear, and no tile can reach such a cell: a game's board at
+    /// rest is packed the way its gravity pulls (with none, tiles never move), so the cells
+    /// beyond an empty one on that side are empty too, and removals, falls and reshuffles
+    /// move tiles only onto cells that held tiles. What the reader doubted there is the
+    /// ground showing something it does not know: a photo's leaf or branch, or a neighbour's
+    /// 3-D side and shadow over a photo, read as a stone or as one more tile of a type. When
+    /// the reading is then the board last played itself, it confirms that board, and the
+    /// doubts left (the type such a picture made odd) go too.
     fn empty_stays_empty(&self, seen: &mut Reading) {
         let Some(played) = self.played_like(&seen.board) else {
             return;
@@ -561,12 +563,15 @@ impl Run<'_, '_> {
             .unsure
             .iter()
             .copied()
-            .filter(|&p| seen.board.get(p) == Cell::Obstacle && played.get(p) == Cell::Empty)
+            .filter(|&p| seen.board.get(p) != Cell::Empty && played.get(p) == Cell::Empty)
             .collect();
         for p in &emptied {
             seen.board.set(*p, Cell::Empty);
         }
         seen.unsure.retain(|p| !emptied.contains(p));
+        if !emptied.is_empty() && seen.board.same_up_to_renaming(played) {
+            seen.unsure.clear();
+        }
     }
 
     /// Marks what a reading on the locked grid cannot show as unsure, so the loop waits,
@@ -1188,7 +1193,7 @@ impl Run<'_, '_> {
                     // Past half the patience a removal's animation is over: a pair tinted
                     // while it goes no longer stands on the cells it leaves.
                     let settled_game = clicked.elapsed() >= opts.verify_timeout / 2;
-                    emptied_as_predicted(s, board, predictions, settled_game)
+                    emptied_as_predicted(s, board, link, predictions, settled_game)
                 });
                 let mut removed_seen = false;
                 if let Ok(seen) = &seen {
@@ -1334,17 +1339,23 @@ fn same_lattice(a: &Grid, b: &Grid) -> bool {
         && axis(a.pitch.1, b.pitch.1, a.origin.1, b.origin.1)
 }
 
-/// `seen` (a reading after the move from `before`) with its doubted cells emptied when they
-/// are stones on cells a prediction has just emptied, and the reading is that prediction
-/// once they are: obstacles never appear, and with every other cell as predicted no tile is
-/// missing that could stand there. The emptied ground of a removed pair or of a tile that
-/// fell can show what the reader knows of no ground (a photo's branch beside the tiles'
-/// 3-D sides). Unless `settled_game` (the game's animations are over), at least one cell the
-/// prediction empties must read empty for sure: a pair tinted while it goes can read as two
-/// stones on the very cells it leaves.
+/// `seen` (a reading after the move `link` from `before`) taken as a prediction when its
+/// doubts fit it: each doubted cell is either not a tile and one the prediction leaves
+/// empty that was empty before or held the pair (a stone there is emptied), or a tile the
+/// prediction has a tile on; the reading must then be the prediction. Obstacles never
+/// appear, and with every other cell as predicted no tile is missing that could stand
+/// there; the emptied ground of a removed pair can show what the reader knows of no ground
+/// (a photo's branch beside the tiles' 3-D sides), and a picture on a cell that was empty
+/// that joined a type (emptied by [`Run::empty_stays_empty`]) leaves that type's tiles
+/// doubted. Tiles read where the prediction has none are never taken away here. Cells a
+/// fall has just emptied are not taken (a tile can be on its way through them).
+/// Unless `settled_game` (the game's animations are over), one of the pair's cells must
+/// read empty for sure: a pair tinted while it goes can read as two stones on the very
+/// cells it leaves.
 fn emptied_as_predicted(
     mut seen: Reading,
     before: &Board,
+    link: &Link,
     predictions: &[(Gravity, Board)],
     settled_game: bool,
 ) -> Reading {
@@ -1355,22 +1366,21 @@ fn emptied_as_predicted(
         if p.rows() != seen.board.rows() || p.cols() != seen.board.cols() {
             continue;
         }
-        let emptied: Vec<Pos> = p
-            .positions()
-            .filter(|&q| p.get(q) == Cell::Empty && before.get(q).is_tile())
-            .collect();
-        let doubts_fit = seen
-            .unsure
+        let clear = |q: Pos| {
+            p.get(q) == Cell::Empty && (before.get(q) == Cell::Empty || q == link.a || q == link.b)
+        };
+        let doubts_fit = seen.unsure.iter().all(|&u| {
+            let tile = seen.board.get(u).is_tile();
+            (clear(u) && !tile) || (tile && p.get(u).is_tile())
+        });
+        let one_seen_empty = [link.a, link.b]
             .iter()
-            .all(|u| emptied.contains(u) && seen.board.get(*u) == Cell::Obstacle);
-        let one_seen_empty = emptied
-            .iter()
-            .any(|q| !seen.unsure.contains(q) && seen.board.get(*q) == Cell::Empty);
+            .any(|q| clear(*q) && !seen.unsure.contains(q) && seen.board.get(*q) == Cell::Empty);
         if !(doubts_fit && (one_seen_empty || settled_game)) {
             continue;
         }
         let mut board = seen.board.clone();
-        for &u in &seen.unsure {
+        for &u in seen.unsure.iter().filter(|&&u| clear(u)) {
             board.set(u, Cell::Empty);
         }
         if board.same_up_to_renaming(p) {

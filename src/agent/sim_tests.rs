@@ -871,6 +871,75 @@ fn a_stone_doubted_on_a_cell_the_move_emptied_is_ground_when_all_else_is_as_pred
     }
 }
 
+/// Eyes that, from the moment `after` pairs are gone, read one cell emptied before then as
+/// one more tile of the first type on the board (the emptied ground's picture joined a
+/// type), doubting that type's tiles as the reader doubts an odd type's.
+struct PhantomTile {
+    sim: Shared,
+    after: u32,
+    leaf: Option<Pos>,
+}
+
+impl Eyes for PhantomTile {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
+        let mut seen = self.sim.read(frame, grid)?;
+        let removed = self.sim.0.borrow().window.game().stats().removed;
+        if grid.is_some() && removed >= self.after {
+            let leaf = *self.leaf.get_or_insert_with(|| {
+                let board = &seen.board;
+                board
+                    .positions()
+                    .find(|&p| board.get(p) == Cell::Empty)
+                    .unwrap()
+            });
+            let first = seen.board.tiles().next().map(|(_, t)| t);
+            if let (Cell::Empty, Some(t)) = (seen.board.get(leaf), first) {
+                seen.board.set(leaf, Cell::Tile(t));
+                let odd: Vec<Pos> = seen
+                    .board
+                    .tiles()
+                    .filter(|&(_, u)| u == t)
+                    .map(|(p, _)| p)
+                    .collect();
+                seen.unsure.extend(odd);
+            }
+        }
+        Ok(seen)
+    }
+}
+
+#[test]
+fn a_doubted_tile_on_a_cell_that_was_empty_is_ground() {
+    for gravity in [Gravity::None, Gravity::Down] {
+        let setup = Setup::new(&config(gravity, 0, None));
+        let (sim, mut options) = setup.sim();
+        options.verify_timeout = Duration::from_millis(600);
+        let mut eyes = PhantomTile {
+            sim: sim.clone(),
+            after: 2,
+            leaf: None,
+        };
+        let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
+        let s = p.summary();
+        assert!(
+            matches!(s.stop, Stop::Cleared),
+            "{gravity:?}: {:?} {:?}",
+            s.stop,
+            p.notes
+        );
+        assert!(
+            eyes.leaf.is_some(),
+            "{gravity:?}: the phantom was never read"
+        );
+        assert_eq!(
+            (p.stats.empty, p.stats.illegal, p.stats.outside),
+            (0, 0, 0),
+            "{gravity:?}: {:?}",
+            p.stats
+        );
+    }
+}
+
 /// Eyes whose first two found readings sit 2 px off the game's lattice (the grid locked
 /// from them is off), and which read a given grid only within a pixel of the lattice.
 struct OffFirst {
