@@ -578,8 +578,8 @@ impl Run<'_, '_> {
     /// looks again and at worst stops, and never clicks it: more tiles than the board last
     /// played (on the cells that hold a tile now and did not then, every tile when the
     /// boards differ in size), obstacles where it had none, and as many tiles on other
-    /// cells; first, doubted stones on cells that were empty are emptied
-    /// ([`Self::empty_stays_empty`]). The recorded reading stays the reader's own.
+    /// cells; first, doubted cells that were empty are emptied ([`Self::empty_stays_empty`]).
+    /// The recorded reading stays the reader's own.
     fn doubt_the_impossible(&self, seen: &mut Reading) {
         self.empty_stays_empty(seen);
         let mut doubted = self.new_obstacles(&seen.board);

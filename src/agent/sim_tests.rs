@@ -639,6 +639,44 @@ fn stops_unreadable<E: Eyes>(eyes: impl FnOnce(Shared, Board) -> E, why: &str) -
     p
 }
 
+/// Plays a fresh game with `gravity` and the eyes `eyes` makes from the sim, and asserts the
+/// board was cleared with no click on an empty cell, an illegal pair or outside the board
+/// (`case` names the run in a failure); returns the play and the eyes for the test's own
+/// checks. The twin of [`stops_unreadable`].
+fn clears_despite<E: Eyes>(
+    gravity: Gravity,
+    case: &str,
+    eyes: impl FnOnce(Shared) -> E,
+) -> (Played, E) {
+    let setup = Setup::new(&config(gravity, 0, None));
+    let (sim, mut options) = setup.sim();
+    options.verify_timeout = Duration::from_millis(600);
+    let mut eyes = eyes(sim.clone());
+    let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
+    let s = p.summary();
+    assert!(
+        matches!(s.stop, Stop::Cleared),
+        "{case}: {:?} {:?}",
+        s.stop,
+        p.notes
+    );
+    assert_eq!(
+        (p.stats.empty, p.stats.illegal, p.stats.outside),
+        (0, 0, 0),
+        "{case}: {:?}",
+        p.stats
+    );
+    (p, eyes)
+}
+
+/// The first empty cell of `board`, row by row.
+fn first_empty(board: &Board) -> Pos {
+    board
+        .positions()
+        .find(|&p| board.get(p) == Cell::Empty)
+        .expect("an empty cell")
+}
+
 #[test]
 fn a_reading_with_more_tiles_than_the_board_had_is_never_clicked() {
     let p = stops_unreadable(
@@ -751,13 +789,7 @@ impl Eyes for LeafOnLock {
         let mut seen = self.sim.read(frame, grid)?;
         let removed = self.sim.0.borrow().window.game().stats().removed;
         if grid.is_some() && removed >= self.after {
-            let leaf = *self.leaf.get_or_insert_with(|| {
-                let board = &seen.board;
-                board
-                    .positions()
-                    .find(|&p| board.get(p) == Cell::Empty)
-                    .unwrap()
-            });
+            let leaf = *self.leaf.get_or_insert_with(|| first_empty(&seen.board));
             if seen.board.get(leaf) == Cell::Empty {
                 seen.board.set(leaf, Cell::Obstacle);
                 seen.unsure.push(leaf);
@@ -770,29 +802,13 @@ impl Eyes for LeafOnLock {
 #[test]
 fn a_stone_doubted_on_a_cell_that_was_empty_is_ground() {
     for gravity in [Gravity::None, Gravity::Down] {
-        let setup = Setup::new(&config(gravity, 0, None));
-        let (sim, mut options) = setup.sim();
-        options.verify_timeout = Duration::from_millis(600);
-        let mut eyes = LeafOnLock {
-            sim: sim.clone(),
+        let case = format!("{gravity:?}");
+        let (_, eyes) = clears_despite(gravity, &case, |sim| LeafOnLock {
+            sim,
             after: 2,
             leaf: None,
-        };
-        let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
-        let s = p.summary();
-        assert!(
-            matches!(s.stop, Stop::Cleared),
-            "{gravity:?}: {:?} {:?}",
-            s.stop,
-            p.notes
-        );
-        assert!(eyes.leaf.is_some(), "{gravity:?}: the leaf was never read");
-        assert_eq!(
-            (p.stats.empty, p.stats.illegal, p.stats.outside),
-            (0, 0, 0),
-            "{gravity:?}: {:?}",
-            p.stats
-        );
+        });
+        assert!(eyes.leaf.is_some(), "{case}: the leaf was never read");
     }
 }
 
@@ -839,34 +855,17 @@ impl Eyes for LeafInPair {
 fn a_stone_doubted_on_a_cell_the_move_emptied_is_ground_when_all_else_is_as_predicted() {
     // One cell of the pair doubted: taken at once; both: once the game's animation is over.
     for both in [false, true] {
-        let setup = Setup::new(&config(Gravity::None, 0, None));
-        let (sim, mut options) = setup.sim();
-        options.verify_timeout = Duration::from_millis(600);
-        let mut eyes = LeafInPair {
-            sim: sim.clone(),
+        let (_, eyes) = clears_despite(Gravity::None, &format!("both {both}"), |sim| LeafInPair {
+            sim,
             after: 2,
             both,
             before: None,
             leaves: Vec::new(),
-        };
-        let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
-        let s = p.summary();
-        assert!(
-            matches!(s.stop, Stop::Cleared),
-            "both {both}: {:?} {:?}",
-            s.stop,
-            p.notes
-        );
+        });
         assert_eq!(
             eyes.leaves.len(),
             1 + both as usize,
             "the leaves were never read"
-        );
-        assert_eq!(
-            (p.stats.empty, p.stats.illegal, p.stats.outside),
-            (0, 0, 0),
-            "both {both}: {:?}",
-            p.stats
         );
     }
 }
@@ -885,13 +884,7 @@ impl Eyes for PhantomTile {
         let mut seen = self.sim.read(frame, grid)?;
         let removed = self.sim.0.borrow().window.game().stats().removed;
         if grid.is_some() && removed >= self.after {
-            let leaf = *self.leaf.get_or_insert_with(|| {
-                let board = &seen.board;
-                board
-                    .positions()
-                    .find(|&p| board.get(p) == Cell::Empty)
-                    .unwrap()
-            });
+            let leaf = *self.leaf.get_or_insert_with(|| first_empty(&seen.board));
             let first = seen.board.tiles().next().map(|(_, t)| t);
             if let (Cell::Empty, Some(t)) = (seen.board.get(leaf), first) {
                 seen.board.set(leaf, Cell::Tile(t));
@@ -911,32 +904,13 @@ impl Eyes for PhantomTile {
 #[test]
 fn a_doubted_tile_on_a_cell_that_was_empty_is_ground() {
     for gravity in [Gravity::None, Gravity::Down] {
-        let setup = Setup::new(&config(gravity, 0, None));
-        let (sim, mut options) = setup.sim();
-        options.verify_timeout = Duration::from_millis(600);
-        let mut eyes = PhantomTile {
-            sim: sim.clone(),
+        let case = format!("{gravity:?}");
+        let (_, eyes) = clears_despite(gravity, &case, |sim| PhantomTile {
+            sim,
             after: 2,
             leaf: None,
-        };
-        let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
-        let s = p.summary();
-        assert!(
-            matches!(s.stop, Stop::Cleared),
-            "{gravity:?}: {:?} {:?}",
-            s.stop,
-            p.notes
-        );
-        assert!(
-            eyes.leaf.is_some(),
-            "{gravity:?}: the phantom was never read"
-        );
-        assert_eq!(
-            (p.stats.empty, p.stats.illegal, p.stats.outside),
-            (0, 0, 0),
-            "{gravity:?}: {:?}",
-            p.stats
-        );
+        });
+        assert!(eyes.leaf.is_some(), "{case}: the phantom was never read");
     }
 }
 
@@ -970,31 +944,14 @@ impl Eyes for OffFirst {
 
 #[test]
 fn a_lock_a_little_off_the_lattice_moves_onto_it() {
-    let setup = Setup::new(&config(Gravity::None, 0, None));
-    let (sim, mut options) = setup.sim();
-    options.verify_timeout = Duration::from_millis(600);
-    let mut eyes = OffFirst {
-        sim: sim.clone(),
+    let (p, _) = clears_despite(Gravity::None, "lock 2 px off", |sim| OffFirst {
+        sim,
         found: 0,
-    };
-    let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
-    let s = p.summary();
-    assert!(
-        matches!(s.stop, Stop::Cleared),
-        "{:?} {:?}",
-        s.stop,
-        p.notes
-    );
+    });
     assert!(
         p.notes.iter().any(|n| n.contains("the lock moves there")),
         "{:?}",
         p.notes
-    );
-    assert_eq!(
-        (p.stats.empty, p.stats.illegal, p.stats.outside),
-        (0, 0, 0),
-        "{:?}",
-        p.stats
     );
 }
 
