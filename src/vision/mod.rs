@@ -410,7 +410,7 @@ fn read_legacy(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
         }
     };
     // The pitch from the pairs just read; kept when the cells read at least as consistently.
-    let first = match calibrate::refine_pitch(frame, &first) {
+    let first = match calibrate::refine_pitch(frame, &first, calibrate::Least::PerCell) {
         Some(g2) => reread_no_worse(&integral, frame, &g2, first),
         None => first,
     };

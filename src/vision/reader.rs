@@ -202,7 +202,7 @@ fn see(
     ring_idx: &[usize],
     cfg: &ReaderConfig,
 ) -> Vec<Seen> {
-    look(cells, cols, ground, ring_idx, cfg).seen
+    look(cells, cols, ground, ring_idx, false, cfg).seen
 }
 
 /// What [`look`] saw.
@@ -214,12 +214,14 @@ struct Sight {
     framed: Vec<bool>,
 }
 
-/// [`see`], and which cells were found tiles by their frames.
+/// [`see`], and which cells were found tiles by their frames; `given` when the grid is the
+/// caller's (its ring is off the board) rather than found in the frame.
 fn look(
     cells: &[Option<Picture>],
     cols: usize,
     ground: &Ground,
     ring_idx: &[usize],
+    given: bool,
     cfg: &ReaderConfig,
 ) -> Sight {
     let idx: Vec<usize> = (0..cells.len()).filter(|&i| cells[i].is_some()).collect();
@@ -319,7 +321,17 @@ fn look(
             let gi = g.group[k];
             let plain = flat[gi] * 2 > size[gi] || mostly_ground[gi] * 2 > size[gi];
             let grounded_only = !plain && grounded[gi] * 2 > size[gi];
-            if size[gi] < 2 || !(plain || grounded_only) || on_ring[gi] * 4 > size[gi].max(4) {
+            // On a given grid the ring lies wholly off the board, so a plain group reaching
+            // it is the ground there: a blank face is told from ground by its frame alone,
+            // and beside a board a tile's own side or shadow can give a stretch of ground a
+            // tile's frame. On a grid found in the frame the ring can still hold a line of
+            // the board not yet in the extent (a quarter of a group may lie on it).
+            let off_board = if given {
+                on_ring[gi] > 0
+            } else {
+                on_ring[gi] * 4 > size[gi].max(4)
+            };
+            if size[gi] < 2 || !(plain || grounded_only) || off_board {
                 continue;
             }
             // A group of the ground's colour and texture that is neither flat nor mostly
@@ -530,7 +542,9 @@ fn busy_cells(sheet: &Sheet, ground: &Ground, cfg: &ReaderConfig) -> Vec<usize> 
 
 /// Moves each axis's phase to where twins match best: a sweep over one whole pitch in
 /// sixteenths, then the middle of the run of shifts that are as good as the best (a cell's
-/// inset leaves a plateau as wide as the inset, centred on the tiles).
+/// inset leaves a plateau as wide as the inset, centred on the tiles); from a grid of
+/// seeds over both axes when the profiles' phase leaves twins apart
+/// ([`ReaderConfig::phase_seed_gain`]).
 fn refine_phase(
     integral: &Integral,
     sheet: &Sheet,
@@ -546,7 +560,51 @@ fn refine_phase(
         blocks: 5,
         ..cfg.clone()
     };
-    let mut best = (0f32, 0f32);
+    let from_profiles = sweep_phase(integral, sheet, &sample, (0.0, 0.0), &coarse, cfg);
+    // Both axes off by about half a cell: no sweep of one axis makes twins meet while the
+    // other is off. Where the sweeps from the profiles' phase leave twins apart (their cost
+    // above the distance under which pictures are the same), seeds a quarter of a pitch
+    // apart on both axes leave one within an eighth of the tiles' phase (inside the
+    // cell's inset), where twins do meet. Where twins met, the phase stands: on boards
+    // with gaps a lower cost off the tiles' phase is a trap (cells that straddle a gap
+    // pair as well as whole tiles).
+    if from_profiles.1 <= cfg.same_floor {
+        return from_profiles.0;
+    }
+    let q = 4;
+    let mut seed = ((0.0, 0.0), f32::INFINITY);
+    for i in 0..q {
+        for j in 0..q {
+            let shift = (
+                i as f32 * sheet.x.pitch / q as f32,
+                j as f32 * sheet.y.pitch / q as f32,
+            );
+            let c = twin_cost(integral, sheet, &sample, shift, &coarse);
+            if c < seed.1 {
+                seed = (shift, c);
+            }
+        }
+    }
+    if seed.1 * cfg.phase_seed_gain < from_profiles.1 {
+        let again = sweep_phase(integral, sheet, &sample, seed.0, &coarse, cfg);
+        if again.1 < from_profiles.1 {
+            return again.0;
+        }
+    }
+    from_profiles.0
+}
+
+/// [`refine_phase`]'s sweeps from the shift `start`: the shift they settle on and its twin
+/// cost.
+fn sweep_phase(
+    integral: &Integral,
+    sheet: &Sheet,
+    sample: &[usize],
+    start: (f32, f32),
+    coarse: &ReaderConfig,
+    cfg: &ReaderConfig,
+) -> ((f32, f32), f32) {
+    let mut best = start;
     // The axes in turn, until a sweep leaves its axis where it was: while one axis is off
     // by half a cell no shift of the other makes twins meet, so each axis is swept again
     // once the other has moved. A sweep run with the other axis still off can settle
@@ -572,7 +630,7 @@ fn refine_phase(
             .map(|k| {
                 let s = k as f32 * pitch / steps as f32;
                 let shift = if axis == 0 { (s, best.1) } else { (best.0, s) };
-                twin_cost(integral, sheet, &sample, shift, &coarse)
+                twin_cost(integral, sheet, sample, shift, coarse)
             })
             .collect();
         let min = costs.iter().copied().fold(f32::INFINITY, f32::min);
@@ -601,7 +659,8 @@ fn refine_phase(
         stayed_last = moved.min(pitch - moved) < pitch / (2 * steps) as f32;
         *was = s;
     }
-    best
+    let cost = twin_cost(integral, sheet, sample, best, coarse);
+    (best, cost)
 }
 
 /// The pitches where twins match best. For each axis, pitches within
@@ -1041,7 +1100,7 @@ fn doubt(r: &Reading) -> usize {
 /// with no more doubt (unsure or selected cells; a tile a hundredth of a pixel per column
 /// out of line can part from its twin far across the board and read as a selection).
 fn calibrated(frame: &RgbaImage, reading: Reading, cfg: &ReaderConfig) -> Reading {
-    match calibrate::refine_pitch(frame, &reading)
+    match calibrate::refine_pitch(frame, &reading, calibrate::Least::Drift)
         .and_then(|g| read_known(frame, &g, cfg, Found::InFrame).ok())
     {
         Some(better) if doubt(&better) <= doubt(&reading) => better,
@@ -1166,7 +1225,8 @@ fn read_unjudged(
         colour_tol: 0.0,
         spread_max: -1000.0,
     });
-    let Sight { mut seen, framed } = look(&pics, cols, &ground, &ring_idx, cfg);
+    let Sight { mut seen, framed } =
+        look(&pics, cols, &ground, &ring_idx, found == Found::Given, cfg);
     settle_ground(
         &integral,
         &pics,
@@ -2187,6 +2247,56 @@ mod cell_tests {
         read_known(&img, &grid, &ReaderConfig::default(), found)
     }
 
+    /// A flat stretch of the tiles' border colour running from above a given grid down
+    /// its first column's top two cells (the light ground beside a board, lit like a
+    /// tile's edge): on a given grid the ring is off the board, so the stretch is ground,
+    /// not a pair of blank faces.
+    #[test]
+    fn a_plain_pair_that_runs_on_into_the_ring_of_a_given_grid_is_ground() {
+        const LIGHT: [u8; 3] = [240, 240, 230];
+        // 0: the light stretch; 9: ground; the rest tiles in pairs.
+        let kinds = [0, 1, 2, 3, 4, 0, 5, 6, 7, 8, 9, 1, 2, 3, 4, 9, 5, 6, 7, 8];
+        let mut img =
+            RgbaImage::from_pixel(40 * 8, 40 * 7, Rgba([GREEN[0], GREEN[1], GREEN[2], 255]));
+        for y in 0..40 {
+            for x in 40..80 {
+                img.put_pixel(x, y, Rgba([LIGHT[0], LIGHT[1], LIGHT[2], 255]));
+            }
+        }
+        let drawn = |found, img: RgbaImage| {
+            read_drawn_as(found, img, &kinds[..], 5, |img, x, y, _, k| match k {
+                0 => {
+                    for dy in 0..40 {
+                        for dx in 0..40 {
+                            img.put_pixel(
+                                x + dx,
+                                y + dy,
+                                Rgba([LIGHT[0], LIGHT[1], LIGHT[2], 255]),
+                            );
+                        }
+                    }
+                }
+                9 => {}
+                _ => tile(img, x, y, k, false),
+            })
+            .unwrap()
+        };
+        let given = drawn(Found::Given, img.clone());
+        for r in 0..4 {
+            assert_eq!(
+                given.board.get(Pos::new(r, 0)),
+                Cell::Empty,
+                "{}",
+                given.board
+            );
+        }
+        assert_eq!(given.board.tile_count(), 16, "{}", given.board);
+        // Found in the frame, the ring may hold a line of the board still outside the
+        // extent: the stretch is judged by its frame there.
+        let found = drawn(Found::InFrame, img);
+        assert!(found.board.get(Pos::new(0, 0)).is_tile(), "{}", found.board);
+    }
+
     /// Four pictures without a twin among eight pairs: found in the frame, a board being
     /// redrawn; on a given grid, a reading with those cells unsure (the caller knows which
     /// cells it saw empty).
@@ -3059,6 +3169,50 @@ mod cell_tests {
     }
 
     #[test]
+    fn a_lattice_half_a_cell_off_on_both_axes_finds_the_tiles_phase() {
+        // Six rows and ten columns of 40 px tiles from (40, 40), thirty pairs dealt in a
+        // shuffled order; the lattice is given with both axes half a cell off. (On these
+        // flat-ground tiles the sweeps alone find the phase too; a full KShisen board over
+        // a photo ground, where they did not, needed the seeds.)
+        let (rows, cols) = (6u32, 10u32);
+        let mut order: Vec<u32> = (0..rows * cols).collect();
+        let mut s = 7u32;
+        for i in (1..order.len()).rev() {
+            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            order.swap(i, (s >> 8) as usize % (i + 1));
+        }
+        let mut img =
+            RgbaImage::from_pixel(40 * (cols + 2), 40 * (rows + 2), Rgba([30, 100, 40, 255]));
+        for (i, &slot) in order.iter().enumerate() {
+            let (r, c) = (slot / cols, slot % cols);
+            tile(&mut img, 40 + c * 40, 40 + r * 40, i as u32 / 2 + 1, false);
+        }
+        let cfg = ReaderConfig::default();
+        let (w, h) = img.dimensions();
+        let integral = Integral::new(&img, 0, 0, w as i64, h as i64);
+        let half_off = Axis {
+            pitch: 40.0,
+            phase: 20.0,
+            strength: 1.0,
+        };
+        let sheet = Sheet::new(&integral, half_off, half_off, (0, 0, w, h), &cfg);
+        let ring_idx = ring(sheet.rows, sheet.cols);
+        let ring_pics: Vec<&Picture> = ring_idx
+            .iter()
+            .filter_map(|&i| sheet.pics[i].as_ref())
+            .collect();
+        let ground = Ground::from_cells(&ring_pics, &cfg).unwrap();
+        let (dx, dy) = refine_phase(&integral, &sheet, &ground, &cfg);
+        // Tiles start at multiples of 40: the shift must bring the phase 20 back there.
+        let off = |d: f32| {
+            (20.0 + d)
+                .rem_euclid(40.0)
+                .min(40.0 - (20.0 + d).rem_euclid(40.0))
+        };
+        assert!(off(dx) <= 4.0 && off(dy) <= 4.0, "({dx}, {dy})");
+    }
+
+    #[test]
     fn twins_put_a_pitch_a_quarter_pixel_off_back_in_line() {
         // Twelve columns and four rows of 40 px tiles, each type's two copies two rows and
         // five or seven columns apart; the lattice is given 0.25 px short on both axes.
@@ -3208,4 +3362,13 @@ mod cell_tests {
         });
         assert!(r.selected.is_empty(), "{:?}", r.selected);
     }
+}
+
+#[doc(hidden)]
+pub fn read_grid_found_tmp(
+    frame: &RgbaImage,
+    grid: &Grid,
+    cfg: &ReaderConfig,
+) -> Result<Reading, ReadError> {
+    read_known(frame, grid, cfg, Found::InFrame)
 }
