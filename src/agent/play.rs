@@ -288,6 +288,8 @@ struct Run<'p, 'a> {
     /// The size of the frame the grid was locked on: a window of another size has laid
     /// its board out anew.
     lock_size: Option<(u32, u32)>,
+    /// The most tiles of one type seen on the locked board ([`Run::grow_lock`]).
+    widest_type: usize,
     frames: usize,
     /// Click tries in a row that removed nothing.
     strikes: u32,
@@ -372,6 +374,7 @@ impl Player<'_> {
             start: Instant::now(),
             grid: None,
             lock_size: None,
+            widest_type: 0,
             frames: 0,
             strikes: 0,
             clicked: false,
@@ -770,12 +773,21 @@ impl Run<'_, '_> {
     /// so nothing looks wrong), and a grid locked from it would never show those tiles:
     /// the game would end "cleared" with tiles on screen. A line is taken only when the
     /// grown grid reads with confidence and shows a tile on it; a line that reads unsure
-    /// (a tile's drop shadow, the window's chrome) is not.
+    /// (a tile's drop shadow, the window's chrome) is not, nor one holding a type with
+    /// more tiles than any type the locked board showed (tiles are dealt a few of a type;
+    /// the row of tiles' 3-D sides under a board, or a status bar, reads as one type
+    /// filling the line).
     fn grow_lock(&mut self, frame: &Frame, index: usize) -> Result<Option<Reading>> {
         let Some(mut grid) = self.grid else {
             return Ok(None);
         };
         let (w, h) = frame.image.dimensions();
+        // The widest type of the board on the grid as locked (on a grown grid the types'
+        // cut can move and merge types).
+        if let Ok(locked) = self.read_on(frame, index, Some(grid))? {
+            let widest = locked.board.type_counts().into_values().max().unwrap_or(0);
+            self.widest_type = self.widest_type.max(widest);
+        }
         let mut grown = None;
         loop {
             let mut grew = false;
@@ -786,9 +798,11 @@ impl Run<'_, '_> {
                 if let Ok(seen) = self.read_on(frame, index, Some(g))? {
                     let line = grid.new_line(side);
                     let on_grid = seen.board.rows() == g.rows && seen.board.cols() == g.cols;
-                    if on_grid
-                        && is_sure(&seen)
-                        && line.iter().any(|&p| seen.board.get(p).is_tile())
+                    if !on_grid || !is_sure(&seen) {
+                        continue;
+                    }
+                    if line.iter().any(|&p| seen.board.get(p).is_tile())
+                        && widest_on(&seen.board, &line) <= self.widest_type
                     {
                         grid = g;
                         grown = Some(seen);
@@ -1319,6 +1333,19 @@ impl Run<'_, '_> {
 }
 
 /// Whether a tile stands on each of the board's four edge lines.
+/// The most tiles of one type (counting all of its tiles on `b`) among the types with a
+/// tile on `line`.
+fn widest_on(b: &Board, line: &[Pos]) -> usize {
+    let counts = b.type_counts();
+    line.iter()
+        .filter_map(|&p| match b.get(p) {
+            Cell::Tile(t) => counts.get(&t).copied(),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 fn edges_hold_tiles(b: &Board) -> bool {
     let tiles: Vec<Pos> = b.tiles().map(|(p, _)| p).collect();
     let any = |on_edge: &dyn Fn(&Pos) -> bool| tiles.iter().any(on_edge);

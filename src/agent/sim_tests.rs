@@ -669,6 +669,39 @@ fn clears_despite<E: Eyes>(
     (p, eyes)
 }
 
+/// Exact eyes, but a grid grown below the game's board reads its new row as tiles of one
+/// type filling the line (the row of tiles' 3-D sides, or a status bar), with confidence.
+struct Skirted(Shared);
+
+impl Eyes for Skirted {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
+        let mut seen = self.0.read(frame, grid)?;
+        let own = self.0 .0.borrow().window.grid();
+        let below = ((own.origin.1 + own.rows as f32 * own.pitch.1 - seen.grid.origin.1)
+            / seen.grid.pitch.1)
+            .round() as usize;
+        if below < seen.board.rows() {
+            for c in 0..seen.board.cols() {
+                seen.board.set(Pos::new(below, c), Cell::Tile(TYPE_SKIRT));
+            }
+        }
+        Ok(seen)
+    }
+}
+
+/// The type [`Skirted`] eyes read below the board: one the deal never uses.
+const TYPE_SKIRT: u8 = 250;
+
+#[test]
+fn a_line_of_one_type_beside_the_board_does_not_grow_the_lock() {
+    let (p, _) = clears_despite(Gravity::None, "skirted", Skirted);
+    assert!(
+        !p.notes.iter().any(|n| n.contains("grid grew")),
+        "{:?}",
+        p.notes
+    );
+}
+
 /// The first empty cell of `board`, row by row.
 fn first_empty(board: &Board) -> Pos {
     board

@@ -20,10 +20,10 @@ const MAX_CHANGE: f32 = 0.02;
 
 /// [`Least::Drift`]'s bar: a correction whose drift across the board (the change per cell
 /// times the cells from the first line to the last) stays under this many pixels is not
-/// made. Measured on KShisen's
-/// classic tiles: a pitch 0.004 px short drifts 0.1 px across 24 columns, which is enough
-/// to part two copies of a sharp-edged sprite (bamboo sticks, 3-pixel blocks) by a picture
-/// distance of 3, above the types' cut, and is skipped under [`Least::PerCell`].
+/// made. Measured on KShisen's classic tiles: a pitch 0.004 px short drifts 0.1 px across
+/// 24 columns, which is enough to part two copies of a sharp-edged sprite (bamboo sticks,
+/// 3-pixel blocks) by a picture distance of 3, above the types' cut, and is skipped under
+/// [`Least::PerCell`].
 const NEGLIGIBLE_DRIFT: f32 = 0.02;
 
 /// [`Least::PerCell`]'s bar: a correction under this many pixels per cell is not made.
@@ -32,11 +32,10 @@ const NEGLIGIBLE_PER_CELL: f32 = 0.005;
 /// Which corrections [`refine_pitch`] leaves undone as negligible.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Least {
-    /// Those whose drift across the board stays under [`NEGLIGIBLE_DRIFT`] (the stage
-    /// reader).
+    /// Those whose drift across the board stays under 0.02 px (the stage reader).
     Drift,
-    /// Those under [`NEGLIGIBLE_PER_CELL`] per cell, whatever the board's size (the legacy
-    /// chain, whose origin passes after it were fitted with this bar).
+    /// Those under 0.005 px per cell, whatever the board's size (the legacy chain, whose
+    /// origin passes after it were fitted with this bar).
     PerCell,
 }
 
