@@ -808,6 +808,21 @@ fn a_reading_with_as_many_tiles_on_other_cells_is_never_clicked() {
     );
 }
 
+#[test]
+fn a_stone_doubted_on_a_cell_a_tile_fell_from_is_ground_when_all_else_is_as_predicted() {
+    // Gravity down: the first removal empties a cell above the pair that a tile fell from,
+    // and it reads as an unsure stone from then on, on found grids too.
+    let (_, eyes) = clears_despite(Gravity::Down, "fallen", |sim| LeafInPair {
+        sim,
+        after: 1,
+        both: false,
+        fallen: true,
+        before: None,
+        leaves: Vec::new(),
+    });
+    assert_eq!(eyes.leaves.len(), 1, "the leaf was never read");
+}
+
 /// Eyes that, from the moment `after` pairs are gone, read one cell emptied before then as
 /// an unsure stone on the locked grid (the ground there looks like nothing the reader
 /// knows: a photo's leaf, a neighbour's 3-D side over a photo).
@@ -852,6 +867,10 @@ struct LeafInPair {
     sim: Shared,
     after: u32,
     both: bool,
+    /// Only cells a tile fell from (its type kept its count): under gravity, the cells a
+    /// removal empties above the pair; the stone shows on found grids too (the whole
+    /// frame shows it), so no fresh look at the board clears it.
+    fallen: bool,
     before: Option<Board>,
     leaves: Vec<Pos>,
 }
@@ -865,14 +884,21 @@ impl Eyes for LeafInPair {
         }
         if removed >= self.after && self.leaves.is_empty() {
             if let Some(before) = &self.before {
+                // A tile whose type kept its count was not removed: it fell.
+                let (was, now) = (before.type_counts(), seen.board.type_counts());
+                let fell = |p: Pos| match before.get(p) {
+                    Cell::Tile(t) => was.get(&t) == now.get(&t),
+                    _ => false,
+                };
                 self.leaves = before
                     .positions()
                     .filter(|&p| before.get(p).is_tile() && seen.board.get(p) == Cell::Empty)
+                    .filter(|&p| !self.fallen || fell(p))
                     .take(if self.both { 2 } else { 1 })
                     .collect();
             }
         }
-        if grid.is_some() {
+        if grid.is_some() || self.fallen {
             for &leaf in &self.leaves {
                 if seen.board.get(leaf) == Cell::Empty {
                     seen.board.set(leaf, Cell::Obstacle);
@@ -892,6 +918,7 @@ fn a_stone_doubted_on_a_cell_the_move_emptied_is_ground_when_all_else_is_as_pred
             sim,
             after: 2,
             both,
+            fallen: false,
             before: None,
             leaves: Vec::new(),
         });
