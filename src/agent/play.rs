@@ -1332,7 +1332,6 @@ impl Run<'_, '_> {
     }
 }
 
-/// Whether a tile stands on each of the board's four edge lines.
 /// The most tiles of one type (counting all of its tiles on `b`) among the types with a
 /// tile on `line`.
 fn widest_on(b: &Board, line: &[Pos]) -> usize {
@@ -1346,6 +1345,7 @@ fn widest_on(b: &Board, line: &[Pos]) -> usize {
         .unwrap_or(0)
 }
 
+/// Whether a tile stands on each of the board's four edge lines.
 fn edges_hold_tiles(b: &Board) -> bool {
     let tiles: Vec<Pos> = b.tiles().map(|(p, _)| p).collect();
     let any = |on_edge: &dyn Fn(&Pos) -> bool| tiles.iter().any(on_edge);
@@ -1366,14 +1366,14 @@ fn same_lattice(a: &Grid, b: &Grid) -> bool {
         && axis(a.pitch.1, b.pitch.1, a.origin.1, b.origin.1)
 }
 
-/// `seen` (a reading after the move `link`) taken as a prediction when its
-/// doubts fit it: each doubted cell is either not a tile and one the prediction leaves
-/// empty (a stone there is emptied), or a tile the prediction has a tile on; the reading must then be the prediction. Obstacles never
-/// appear, and with every other cell as predicted no tile is missing that could stand
-/// there; the emptied ground of a removed pair can show what the reader knows of no ground
-/// (a photo's branch beside the tiles' 3-D sides), and a picture on a cell that was empty
-/// that joined a type (emptied by [`Run::empty_stays_empty`]) leaves that type's tiles
-/// doubted. Tiles read where the prediction has none are never taken away here. Cells a
+/// `seen` (a reading after the move `link`) taken as a prediction when its doubts fit it:
+/// each doubted cell is either not a tile and one the prediction leaves empty (a stone
+/// there is emptied), or a tile the prediction has a tile on; the reading must then be the
+/// prediction. Obstacles never appear, and with every other cell as predicted no tile is
+/// missing that could stand there; the emptied ground of a removed pair can show what the
+/// reader knows of no ground (a photo's branch beside the tiles' 3-D sides), and a picture
+/// on a cell that was empty that joined a type (emptied by [`Run::empty_stays_empty`])
+/// leaves that type's tiles doubted. Tiles read where the prediction has none are never taken away here. Cells a
 /// fall has just emptied count as the pair's do (the ground shows there too); a tile still
 /// on its way through one leaves its own cell empty, so that reading is not the
 /// prediction, and the verify loop takes a prediction only once it has held still.
