@@ -3196,12 +3196,7 @@ mod cell_tests {
             strength: 1.0,
         };
         let sheet = Sheet::new(&integral, half_off, half_off, (0, 0, w, h), &cfg);
-        let ring_idx = ring(sheet.rows, sheet.cols);
-        let ring_pics: Vec<&Picture> = ring_idx
-            .iter()
-            .filter_map(|&i| sheet.pics[i].as_ref())
-            .collect();
-        let ground = Ground::from_cells(&ring_pics, &cfg).unwrap();
+        let ground = ring_ground(&sheet, &cfg).unwrap();
         let (dx, dy) = refine_phase(&integral, &sheet, &ground, &cfg);
         // Tiles start at multiples of 40: the shift must bring the phase 20 back there.
         let off = |d: f32| {
@@ -3235,12 +3230,7 @@ mod cell_tests {
             strength: 1.0,
         };
         let sheet = Sheet::new(&integral, axis(cols), axis(rows), (0, 0, w, h), &cfg);
-        let ring_idx = ring(sheet.rows, sheet.cols);
-        let ring_pics: Vec<&Picture> = ring_idx
-            .iter()
-            .filter_map(|&i| sheet.pics[i].as_ref())
-            .collect();
-        let ground = Ground::from_cells(&ring_pics, &cfg).unwrap();
+        let ground = ring_ground(&sheet, &cfg).unwrap();
         let (x, y) = refine_pitch(&integral, &sheet, &ground, &cfg);
         assert!((x.pitch - 40.0).abs() < 0.05, "{x:?}");
         assert!((y.pitch - 40.0).abs() < 0.05, "{y:?}");
