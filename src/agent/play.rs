@@ -1207,7 +1207,7 @@ impl Run<'_, '_> {
                     // Past half the patience a removal's animation is over: a pair tinted
                     // while it goes no longer stands on the cells it leaves.
                     let settled_game = clicked.elapsed() >= opts.verify_timeout / 2;
-                    emptied_as_predicted(s, link, predictions, settled_game)
+                    emptied_as_predicted(s, board, link, predictions, settled_game)
                 });
                 let mut removed_seen = false;
                 if let Ok(seen) = &seen {
@@ -1366,22 +1366,28 @@ fn same_lattice(a: &Grid, b: &Grid) -> bool {
         && axis(a.pitch.1, b.pitch.1, a.origin.1, b.origin.1)
 }
 
-/// `seen` (a reading after the move `link`) taken as a prediction when its doubts fit it:
-/// each doubted cell is either not a tile and one the prediction leaves empty (a stone
-/// there is emptied), or a tile the prediction has a tile on; the reading must then be the
-/// prediction. Obstacles never appear, and with every other cell as predicted no tile is
+/// `seen` (a reading after the move `link` on the board `before`) taken as a prediction
+/// when its doubts fit it: each doubted cell is either not a tile and one the prediction
+/// leaves empty (a stone there is emptied), a tile on a cell a tile fell from (emptied),
+/// or a tile the prediction has a tile on; the reading must then be the prediction. Obstacles never appear, and with every other cell as predicted no tile is
 /// missing that could stand there; the emptied ground of a removed pair can show what the
 /// reader knows of no ground (a photo's branch beside the tiles' 3-D sides), and a picture
 /// on a cell that was empty that joined a type (emptied by [`Run::empty_stays_empty`])
-/// leaves that type's tiles doubted. Tiles read where the prediction has none are never taken away here. Cells a
-/// fall has just emptied count as the pair's do (the ground shows there too); a tile still
-/// on its way through one leaves its own cell empty, so that reading is not the
-/// prediction, and the verify loop takes a prediction only once it has held still.
+/// leaves that type's tiles doubted. Cells a fall has just emptied count as the pair's do
+/// (the ground shows there too), and there a doubted tile goes as well: the emptied
+/// ground with a neighbour's 3-D side reads as a picture, alike on such cells over a
+/// gradient ground, so as a type of its own. A tile still on its way through such a cell
+/// leaves its own cell empty, so that reading is not the prediction, and the verify loop
+/// takes a prediction only once it has held still. Tiles doubted on the pair's own cells
+/// stay (a pair the game has not taken reads as tiles there, tinted when selected), and
+/// so do tiles doubted on cells that were empty before the move (the reader saw them
+/// for sure: [`Run::empty_stays_empty`] has already emptied the ones it doubted).
 /// Unless `settled_game` (the game's animations are over), one of the pair's cells must
 /// read empty for sure: a pair tinted while it goes can read as two stones on the very
 /// cells it leaves.
 fn emptied_as_predicted(
     mut seen: Reading,
+    before: &Board,
     link: &Link,
     predictions: &[(Gravity, Board)],
     settled_game: bool,
@@ -1396,9 +1402,10 @@ fn emptied_as_predicted(
         // Empty in the prediction: empty before, or emptied by this move (the pair's cells,
         // and under gravity the cells its tiles fell from).
         let clear = |q: Pos| p.get(q) == Cell::Empty;
+        let fell_from = |q: Pos| q != link.a && q != link.b && before.get(q).is_tile();
         let doubts_fit = seen.unsure.iter().all(|&u| {
             let tile = seen.board.get(u).is_tile();
-            (clear(u) && !tile) || (tile && p.get(u).is_tile())
+            (clear(u) && (!tile || fell_from(u))) || (tile && p.get(u).is_tile())
         });
         let one_seen_empty = [link.a, link.b]
             .iter()

@@ -817,6 +817,22 @@ fn a_stone_doubted_on_a_cell_a_tile_fell_from_is_ground_when_all_else_is_as_pred
         after: 1,
         both: false,
         fallen: true,
+        picture: Cell::Obstacle,
+        before: None,
+        leaves: Vec::new(),
+    });
+    assert_eq!(eyes.leaves.len(), 1, "the leaf was never read");
+}
+
+#[test]
+fn a_doubted_tile_on_a_cell_a_tile_fell_from_is_ground_when_all_else_is_as_predicted() {
+    // The cell a fall empties reads as an unsure tile of a type of its own (an odd type).
+    let (_, eyes) = clears_despite(Gravity::Down, "fallen tile", |sim| LeafInPair {
+        sim,
+        after: 1,
+        both: false,
+        fallen: true,
+        picture: Cell::Tile(203),
         before: None,
         leaves: Vec::new(),
     });
@@ -871,6 +887,9 @@ struct LeafInPair {
     /// removal empties above the pair; the stone shows on found grids too (the whole
     /// frame shows it), so no fresh look at the board clears it.
     fallen: bool,
+    /// What the leaves read as: a stone, or a tile of a type of their own (emptied cells
+    /// with a neighbour's 3-D side over a gradient ground, alike to one another).
+    picture: Cell,
     before: Option<Board>,
     leaves: Vec<Pos>,
 }
@@ -901,7 +920,7 @@ impl Eyes for LeafInPair {
         if grid.is_some() || self.fallen {
             for &leaf in &self.leaves {
                 if seen.board.get(leaf) == Cell::Empty {
-                    seen.board.set(leaf, Cell::Obstacle);
+                    seen.board.set(leaf, self.picture);
                     seen.unsure.push(leaf);
                 }
             }
@@ -919,6 +938,7 @@ fn a_stone_doubted_on_a_cell_the_move_emptied_is_ground_when_all_else_is_as_pred
             after: 2,
             both,
             fallen: false,
+            picture: Cell::Obstacle,
             before: None,
             leaves: Vec::new(),
         });
