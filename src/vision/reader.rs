@@ -1155,8 +1155,11 @@ fn read_known(
         // On a given grid the caller knows the board it played: the cells without a twin
         // are in the reading's unsure list, for it to weigh against what it knows (a cell
         // it saw empty stays empty; a link line and a falling tile cross only such cells
-        // and the pair's own), rather than the whole frame refused.
-        Err(ReadError::Animation(_)) if found == Found::Given => {}
+        // and the pair's own), rather than the whole frame refused. However many they
+        // are: late in a game the emptied cells over a photo ground (each a different
+        // piece of it) can outnumber the tiles left, which on a found grid says the
+        // pictures do not come in pairs.
+        Err(ReadError::Animation(_) | ReadError::NotLianliankan(_)) if found == Found::Given => {}
         verdict => verdict?,
     }
     Ok(reading)
@@ -2322,6 +2325,68 @@ mod cell_tests {
             drawn(Found::InFrame),
             Err(ReadError::Animation(_))
         ));
+    }
+
+    /// Late in a game over a photo ground: three pairs left and more emptied cells than
+    /// tiles, each showing its own piece of the photo (no border, no twin). Found in the
+    /// frame, pictures that do not come in pairs; on a given grid, the pairs read and the
+    /// pieces are unsure cells (the caller knows it saw them empty).
+    #[test]
+    fn more_pictures_without_a_twin_than_tiles_on_a_given_grid_are_unsure_cells() {
+        // 0: ground; 1-3: tiles in pairs; 10 and up: pieces of a photo.
+        let kinds = [
+            10, 11, 1, 12, 0, 13, 2, 14, 3, 0, 15, 1, 16, 2, 17, 0, 3, 18, 19, 0,
+        ];
+        let drawn = |found| {
+            let img =
+                RgbaImage::from_pixel(40 * 7, 40 * 6, Rgba([GREEN[0], GREEN[1], GREEN[2], 255]));
+            read_drawn_as(found, img, &kinds[..], 5, |img, x, y, _, k| match k {
+                0 => {}
+                1..=3 => tile(img, x, y, k, false),
+                _ => {
+                    // A piece of photo: blocks of colour to the cell's edge.
+                    let mut s = k.wrapping_mul(2246822519);
+                    for by in 0..5 {
+                        for bx in 0..5 {
+                            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+                            let c = [(s >> 24) as u8, (s >> 16) as u8, (s >> 8) as u8];
+                            for dy in 0..8 {
+                                for dx in 0..8 {
+                                    img.put_pixel(
+                                        x + bx * 8 + dx,
+                                        y + by * 8 + dy,
+                                        Rgba([c[0], c[1], c[2], 255]),
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            })
+        };
+        assert!(
+            matches!(drawn(Found::InFrame), Err(ReadError::NotLianliankan(_))),
+            "{:?}",
+            drawn(Found::InFrame)
+        );
+        let given = drawn(Found::Given).unwrap();
+        let pieces: Vec<Pos> = kinds
+            .iter()
+            .enumerate()
+            .filter(|&(_, &k)| k >= 10)
+            .map(|(i, _)| Pos::new(i / 5, i % 5))
+            .collect();
+        let mut unsure = given.unsure.clone();
+        unsure.sort();
+        assert_eq!(unsure, pieces, "{}", given.board);
+        for (i, &k) in kinds.iter().enumerate() {
+            let cell = given.board.get(Pos::new(i / 5, i % 5));
+            match k {
+                0 => assert_eq!(cell, Cell::Empty, "{}", given.board),
+                1..=3 => assert!(cell.is_tile(), "{}", given.board),
+                _ => {}
+            }
+        }
     }
 
     #[test]
