@@ -244,8 +244,8 @@ fn choose(
     if stands {
         // A sure reading, second-guessed where the stage reader's sure reading of the
         // same lattice differs from it only as the pictures settle ([`verdict::replaces`])
-        // or leaves off lines of empty cells it read around the board
-        // ([`verdict::padded_with_empty_lines`]).
+        // or leaves off lines without tiles it read around the board
+        // ([`verdict::padded_with_tileless_lines`]).
         // Where the two sure readings' types cross, the one whose crossing types each show
         // one sprite is taken; when the pictures do not tell, the tiles involved are unsure.
         if let Ok(l) = &legacy {
@@ -273,7 +273,7 @@ fn choose(
                 if halved
                     || lumped
                     || verdict::fragment_of(l, &g)
-                    || verdict::padded_with_empty_lines(l, &g)
+                    || verdict::padded_with_tileless_lines(l, &g)
                     || verdict::replaces(l, &g, frame, &cfg)
                 {
                     return (Ok(g), ReaderChoice::General);

@@ -453,12 +453,15 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     true
 }
 
-/// Whether `first` reads `other`'s board with lines of empty cells around it: two readings
-/// on one lattice ([`aligned_grids`]), `other`'s board inside `first`'s and the same there
-/// (types up to renaming), every cell of `first` outside it empty. A board's extent is the
-/// cells that hold tiles and the empties between them; a line that holds none is the
-/// ground around the board.
-pub fn padded_with_empty_lines(first: &Reading, other: &Reading) -> bool {
+/// Whether `first` reads `other`'s board with lines around it that hold no tile: two
+/// readings on one lattice ([`aligned_grids`]), `other`'s board inside `first`'s and the
+/// same there (types up to renaming), no cell of `first` outside it a tile. A board's
+/// extent is the cells that hold tiles and the empties between them; a line that holds
+/// none is the ground around the board. Obstacles there count as ground too (a line of the
+/// tiles' 3-D sides along one edge, a window's menu read as stones above the board), unless
+/// they wall `first`'s board in on every side: games set obstacles among their tiles or
+/// all around them ([`drop_foreign_edge`]).
+pub fn padded_with_tileless_lines(first: &Reading, other: &Reading) -> bool {
     let Some((dr, dc)) = aligned(first, other) else {
         return false;
     };
@@ -472,7 +475,21 @@ pub fn padded_with_empty_lines(first: &Reading, other: &Reading) -> bool {
         let (r, c) = (p.row as i64 - dr, p.col as i64 - dc);
         (0..br).contains(&r) && (0..bc).contains(&c)
     };
-    if a.positions().any(|p| !inside(p) && a.get(p) != Cell::Empty) {
+    if a.positions().any(|p| !inside(p) && a.get(p).is_tile()) {
+        return false;
+    }
+    let (last_row, last_col) = (a.rows() - 1, a.cols() - 1);
+    let walled = [
+        a.positions()
+            .any(|p| p.row == 0 && a.get(p) == Cell::Obstacle),
+        a.positions()
+            .any(|p| p.row == last_row && a.get(p) == Cell::Obstacle),
+        a.positions()
+            .any(|p| p.col == 0 && a.get(p) == Cell::Obstacle),
+        a.positions()
+            .any(|p| p.col == last_col && a.get(p) == Cell::Obstacle),
+    ];
+    if walled.iter().all(|&w| w) {
         return false;
     }
     let mut part = crate::board::Board::new(b.rows(), b.cols());
@@ -701,23 +718,30 @@ mod tests {
     }
 
     #[test]
-    fn a_board_read_with_empty_lines_around_it_is_padded() {
+    fn a_board_read_with_tileless_lines_around_it_is_padded() {
         // The same board one row and two columns in, on the same lattice.
         let mut first = reading_of(&[".....", "..AB.", "..BA."]);
         let mut other = reading_of(&["CD", "DC"]);
         other.grid.origin = (10.0 + 2.0 * 30.0, 20.0 + 40.0);
-        assert!(padded_with_empty_lines(&first, &other));
-        // Not when a padded line holds a tile or an obstacle, the board inside differs, or
-        // the lattices do not line up.
-        first.board = Board::from_rows(&["....#", "..AB.", "..BA."]).unwrap();
-        assert!(!padded_with_empty_lines(&first, &other));
+        assert!(padded_with_tileless_lines(&first, &other));
+        // Obstacles on the padded lines are the ground beside the board too (3-D sides
+        // along an edge, a menu above it)...
+        first.board = Board::from_rows(&["##..#", "..AB.", "..BA."]).unwrap();
+        assert!(padded_with_tileless_lines(&first, &other));
+        // ...unless they wall the board in on every side.
+        let walled = reading_of(&["#....", "..AB#", "#.BA.", ".#..."]);
+        assert!(!padded_with_tileless_lines(&walled, &other));
+        // Not when a padded line holds a tile, the board inside differs, or the lattices do
+        // not line up.
+        first.board = Board::from_rows(&["....C", "..AB.", "..BA."]).unwrap();
+        assert!(!padded_with_tileless_lines(&first, &other));
         first.board = Board::from_rows(&[".....", "..AA.", "..BB."]).unwrap();
-        assert!(!padded_with_empty_lines(&first, &other));
+        assert!(!padded_with_tileless_lines(&first, &other));
         first.board = Board::from_rows(&[".....", "..AB.", "..BA."]).unwrap();
         other.grid.origin.0 += 15.0;
-        assert!(!padded_with_empty_lines(&first, &other));
+        assert!(!padded_with_tileless_lines(&first, &other));
         // Nor the same board on the same cells.
-        assert!(!padded_with_empty_lines(&first, &first));
+        assert!(!padded_with_tileless_lines(&first, &first));
     }
 
     #[test]
