@@ -437,6 +437,22 @@ fn look(
         .collect();
     // (The types' shapes are taken once, on first need.)
     let mut shapes = None;
+    // A picture alone in its group that matched the ground by mean colour and texture
+    // alone, its blocks not showing the ground, is a tile when it holds a type's shape: a
+    // tile the game tints (a selection) can take on the mean colour of one stretch of a
+    // textured ground, whose cells each hold none of the types' shapes.
+    for (k, &i) in idx.iter().enumerate() {
+        if size[g.group[k]] == 1
+            && seen[i] == Seen::Ground
+            && ring_idx.binary_search(&i).is_err()
+            && !ground.covers_most(pics[k], cfg)
+        {
+            let shapes = shapes.get_or_insert_with(|| type_shapes(cells, &seen));
+            if holds_a_shape(pics[k], shapes, cfg) {
+                seen[i] = Seen::Lone;
+            }
+        }
+    }
     if refs.iter().any(|r| r.1) {
         for (k, &i) in idx.iter().enumerate() {
             if seen[i] != Seen::Lone {
@@ -3213,6 +3229,101 @@ mod cell_tests {
             ground_runs_on(&pics, rows, cols, &mut seen, true, &cfg);
             assert_eq!(seen[6], want, "inner {inner:?}");
             assert_eq!(seen[5], Seen::Paired(1));
+        }
+    }
+
+    /// A textured ground (each cell its own stretch of it: blocks scattered about one mean
+    /// colour), eight pairs of tiles, and one tile a selection tinted to the ground's mean
+    /// colour and texture: its blocks are not the ground's, and it keeps its twin's shape,
+    /// so it is a tile without a twin (the selection), not ground. The ground's own cells,
+    /// holding no type's shape, stay ground.
+    #[test]
+    fn a_tile_tinted_to_a_textured_grounds_mean_colour_keeps_its_shape() {
+        let cfg = ReaderConfig::default();
+        let n = cfg.blocks * cfg.blocks;
+        let ring_len = 4 * cfg.blocks - 4;
+        let mut s = 7u32;
+        let mut rnd = move || {
+            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            (s >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let ground = [150.0f32, 170.0, 110.0];
+        let picture = |blocks: Vec<f32>, frame: Vec<f32>| {
+            let mut mean = [0f32; 3];
+            for (i, v) in blocks.iter().enumerate() {
+                mean[i % 3] += v / n as f32;
+            }
+            let spread = blocks
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (v - mean[i % 3]).abs())
+                .sum::<f32>()
+                / blocks.len() as f32;
+            Picture {
+                blocks,
+                mean,
+                spread,
+                frame,
+            }
+        };
+        let mut stretch = |len: usize| -> Vec<f32> {
+            (0..len * 3)
+                .map(|i| ground[i % 3] + 40.0 * (2.0 * rnd() - 1.0))
+                .collect()
+        };
+        let (rows, cols) = (6usize, 7usize);
+        let mut pics: Vec<Option<Picture>> = (0..rows * cols)
+            .map(|_| Some(picture(stretch(n), stretch(ring_len))))
+            .collect();
+        let mut types: Vec<Vec<f32>> = Vec::new();
+        for _ in 0..8 {
+            types.push((0..n * 3).map(|_| 255.0 * rnd()).collect());
+        }
+        let cream = [240.0f32, 240.0, 230.0].repeat(ring_len);
+        // The board's 4×5 cells inside the ring: eight pairs, three cells of ground and
+        // the tinted tile (type 0's twin).
+        let board: Vec<usize> = (1..rows - 1)
+            .flat_map(|r| (1..cols - 1).map(move |c| r * cols + c))
+            .collect();
+        for (k, &i) in board.iter().enumerate().take(16) {
+            pics[i] = Some(picture(types[k / 2].clone(), cream.clone()));
+        }
+        // Type 0's blocks, each channel moved onto the ground's mean with nine tenths of
+        // the ground's texture.
+        let twin = pics[board[0]].clone().unwrap();
+        let ground_spread = pics[0].as_ref().unwrap().spread;
+        let mut tinted = twin.blocks.clone();
+        for (ch, (&to, &m)) in ground.iter().zip(&twin.mean).enumerate() {
+            let dev = twin
+                .blocks
+                .iter()
+                .skip(ch)
+                .step_by(3)
+                .map(|v| (v - m).abs())
+                .sum::<f32>()
+                / n as f32;
+            for v in tinted.iter_mut().skip(ch).step_by(3) {
+                *v = to + (*v - m) * 0.9 * ground_spread / dev;
+            }
+        }
+        let tinted_at = board[19];
+        pics[tinted_at] = Some(picture(tinted, cream.clone()));
+        let ring_idx = ring(rows, cols);
+        let ring_pics: Vec<&Picture> = ring_idx.iter().filter_map(|&i| pics[i].as_ref()).collect();
+        let g = Ground::from_cells(&ring_pics, &cfg).unwrap();
+        let p = pics[tinted_at].as_ref().unwrap();
+        assert!(g.holds(p, &cfg) && !g.covers_most(p, &cfg), "{g:?} {p:?}");
+        let seen = see(&pics, cols, &g, &ring_idx, &cfg);
+        assert_eq!(seen[tinted_at], Seen::Lone);
+        for &i in &board[16..19] {
+            assert_eq!(seen[i], Seen::Ground, "cell {i}");
+        }
+        for &i in &board[..16] {
+            assert!(
+                matches!(seen[i], Seen::Paired(_)),
+                "cell {i}: {:?}",
+                seen[i]
+            );
         }
     }
 
