@@ -85,8 +85,24 @@ fn run_case(case: &Case, dir: &Path) -> Result<String, String> {
     // What play said goes with any failure: the game's log alone cannot tell why.
     let said = |e: String| format!("{e}; play exited {status} saying: {}", out.trim());
     let events = llk::game::read_log(&log).map_err(|e| said(llk::error::Chain(&e).to_string()))?;
-    let (cleared, stats, board) =
-        llk::game::verdict(&events).map_err(|e| said(llk::error::Chain(&e).to_string()))?;
+    let (cleared, stats, board) = llk::game::verdict(&events).map_err(|e| {
+        // What the game did log: how far it got, and its last events.
+        let count = |kind: &str| events.iter().filter(|v| v["event"] == kind).count();
+        let last: Vec<String> = events
+            .iter()
+            .rev()
+            .take(3)
+            .rev()
+            .map(|v| v.to_string().chars().take(200).collect())
+            .collect();
+        said(format!(
+            "{} (the game logged {} clicks and {} removals; its last events: {})",
+            llk::error::Chain(&e),
+            count("click"),
+            count("removed"),
+            last.join(" | ")
+        ))
+    })?;
     let off_board = events
         .iter()
         .filter(|e| e["event"] == "click" && e["cell"].is_null())

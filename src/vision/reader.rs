@@ -1188,11 +1188,12 @@ fn read_known(
         // On a given grid the caller knows the board it played: the cells without a twin
         // are in the reading's unsure list, for it to weigh against what it knows (a cell
         // it saw empty stays empty; a link line and a falling tile cross only such cells
-        // and the pair's own), rather than the whole frame refused. However many they
-        // are: late in a game the emptied cells over a photo ground (each a different
-        // piece of it) can outnumber the tiles left, which on a found grid says the
-        // pictures do not come in pairs.
-        Err(ReadError::Animation(_) | ReadError::NotLianliankan(_)) if found == Found::Given => {}
+        // and the pair's own), rather than the whole frame refused. Not when most pictures
+        // have no twin: the last pair, one of it tinted by a selection, reads as two
+        // pictures without a twin, taken for stones on the pair's own cells the caller
+        // can empty as predicted (the bundled game's live test: the bot counted a pair the
+        // game never took and called the board cleared).
+        Err(ReadError::Animation(_)) if found == Found::Given => {}
         verdict => verdict?,
     }
     Ok(reading)
@@ -2362,10 +2363,11 @@ mod cell_tests {
 
     /// Late in a game over a photo ground: three pairs left and more emptied cells than
     /// tiles, each showing its own piece of the photo (no border, no twin). Found in the
-    /// frame, pictures that do not come in pairs; on a given grid, the pairs read and the
-    /// pieces are unsure cells (the caller knows it saw them empty).
+    /// frame or given, pictures that do not come in pairs: on a given grid too, since the
+    /// play loop empties doubted stones on cells it expects empty, and the last pair with
+    /// one tile tinted reads as two such pictures.
     #[test]
-    fn more_pictures_without_a_twin_than_tiles_on_a_given_grid_are_unsure_cells() {
+    fn more_pictures_without_a_twin_than_tiles_are_refused_on_a_given_grid_too() {
         // 0: ground; 1-3: tiles in pairs; 10 and up: pieces of a photo.
         let kinds = [
             10, 11, 1, 12, 0, 13, 2, 14, 3, 0, 15, 1, 16, 2, 17, 0, 3, 18, 19, 0,
@@ -2402,24 +2404,11 @@ mod cell_tests {
             "{:?}",
             drawn(Found::InFrame)
         );
-        let given = drawn(Found::Given).unwrap();
-        let pieces: Vec<Pos> = kinds
-            .iter()
-            .enumerate()
-            .filter(|&(_, &k)| k >= 10)
-            .map(|(i, _)| Pos::new(i / 5, i % 5))
-            .collect();
-        let mut unsure = given.unsure.clone();
-        unsure.sort();
-        assert_eq!(unsure, pieces, "{}", given.board);
-        for (i, &k) in kinds.iter().enumerate() {
-            let cell = given.board.get(Pos::new(i / 5, i % 5));
-            match k {
-                0 => assert_eq!(cell, Cell::Empty, "{}", given.board),
-                1..=3 => assert!(cell.is_tile(), "{}", given.board),
-                _ => {}
-            }
-        }
+        assert!(
+            matches!(drawn(Found::Given), Err(ReadError::NotLianliankan(_))),
+            "{:?}",
+            drawn(Found::Given)
+        );
     }
 
     #[test]
