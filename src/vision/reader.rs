@@ -1190,9 +1190,8 @@ fn read_known(
         // it saw empty stays empty; a link line and a falling tile cross only such cells
         // and the pair's own), rather than the whole frame refused. Not when most pictures
         // have no twin: the last pair, one of it tinted by a selection, reads as two
-        // pictures without a twin, taken for stones on the pair's own cells the caller
-        // can empty as predicted (the bundled game's live test: the bot counted a pair the
-        // game never took and called the board cleared).
+        // pictures without a twin, taken for stones on the pair's own cells that the
+        // caller can empty as predicted, counting a pair the game never took.
         Err(ReadError::Animation(_)) if found == Found::Given => {}
         verdict => verdict?,
     }
