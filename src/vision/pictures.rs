@@ -68,26 +68,34 @@ pub fn describe_face(
             )
         },
     )?;
-    let mut mean = [0f32; 3];
-    for (i, v) in blocks.iter().enumerate() {
-        mean[i % 3] += v;
+    Some(Picture::from_blocks(blocks, Vec::new()))
+}
+
+impl Picture {
+    /// The picture of `blocks` (block means, RGB interleaved) with its mean colour and
+    /// spread taken from them, and `frame` as given.
+    pub fn from_blocks(blocks: Vec<f32>, frame: Vec<f32>) -> Picture {
+        let mut mean = [0f32; 3];
+        for (i, v) in blocks.iter().enumerate() {
+            mean[i % 3] += v;
+        }
+        let n = (blocks.len() / 3).max(1) as f32;
+        for m in mean.iter_mut() {
+            *m /= n;
+        }
+        let spread = blocks
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v - mean[i % 3]).abs())
+            .sum::<f32>()
+            / blocks.len().max(1) as f32;
+        Picture {
+            blocks,
+            mean,
+            spread,
+            frame,
+        }
     }
-    let n = (b * b) as f32;
-    for m in mean.iter_mut() {
-        *m /= n;
-    }
-    let spread = blocks
-        .iter()
-        .enumerate()
-        .map(|(i, v)| (v - mean[i % 3]).abs())
-        .sum::<f32>()
-        / blocks.len() as f32;
-    Some(Picture {
-        blocks,
-        mean,
-        spread,
-        frame: Vec::new(),
-    })
 }
 
 /// The `b + 1` block edges `edge(0..=b)` handed to `f`, from the stack for up to 16

@@ -3236,24 +3236,6 @@ mod cell_tests {
             (s >> 8) as f32 / (1u32 << 24) as f32
         };
         let ground = [150.0f32, 170.0, 110.0];
-        let picture = |blocks: Vec<f32>, frame: Vec<f32>| {
-            let mut mean = [0f32; 3];
-            for (i, v) in blocks.iter().enumerate() {
-                mean[i % 3] += v / n as f32;
-            }
-            let spread = blocks
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (v - mean[i % 3]).abs())
-                .sum::<f32>()
-                / blocks.len() as f32;
-            Picture {
-                blocks,
-                mean,
-                spread,
-                frame,
-            }
-        };
         let mut stretch = |len: usize| -> Vec<f32> {
             (0..len * 3)
                 .map(|i| ground[i % 3] + 40.0 * (2.0 * rnd() - 1.0))
@@ -3261,7 +3243,7 @@ mod cell_tests {
         };
         let (rows, cols) = (6usize, 7usize);
         let mut pics: Vec<Option<Picture>> = (0..rows * cols)
-            .map(|_| Some(picture(stretch(n), stretch(ring_len))))
+            .map(|_| Some(Picture::from_blocks(stretch(n), stretch(ring_len))))
             .collect();
         let mut types: Vec<Vec<f32>> = Vec::new();
         for _ in 0..8 {
@@ -3274,7 +3256,7 @@ mod cell_tests {
             .flat_map(|r| (1..cols - 1).map(move |c| r * cols + c))
             .collect();
         for (k, &i) in board.iter().enumerate().take(16) {
-            pics[i] = Some(picture(types[k / 2].clone(), cream.clone()));
+            pics[i] = Some(Picture::from_blocks(types[k / 2].clone(), cream.clone()));
         }
         // Type 0's blocks, each channel moved onto the ground's mean with nine tenths of
         // the ground's texture.
@@ -3295,7 +3277,7 @@ mod cell_tests {
             }
         }
         let tinted_at = board[19];
-        pics[tinted_at] = Some(picture(tinted, cream.clone()));
+        pics[tinted_at] = Some(Picture::from_blocks(tinted, cream.clone()));
         let ring_idx = ring(rows, cols);
         let ring_pics: Vec<&Picture> = ring_idx.iter().filter_map(|&i| pics[i].as_ref()).collect();
         let g = Ground::from_cells(&ring_pics, &cfg).unwrap();
