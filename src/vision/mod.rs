@@ -492,7 +492,7 @@ fn read_legacy(frame: &RgbaImage, hints: &Hints) -> Result<Reading, ReadError> {
     // Where most pictures there have no twin (the numbered tiles of a sliding puzzle, a grid
     // of digits) the frame is not a Lianliankan board, whatever types the passes merged.
     if let Err(e @ ReadError::NotLianliankan(_)) =
-        reader::pairs_check(frame, &reading.grid, &ReaderConfig::default())
+        reader::read_grid(frame, &reading.grid, &ReaderConfig::default())
     {
         return Err(e);
     }

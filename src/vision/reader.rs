@@ -1134,23 +1134,6 @@ pub fn read_grid(frame: &RgbaImage, grid: &Grid, cfg: &ReaderConfig) -> Result<R
     read_known(frame, grid, cfg, Found::Given)
 }
 
-/// [`ReadError::NotLianliankan`] when most pictures on a known grid have no twin (the
-/// numbered tiles of a sliding puzzle, a grid of digits), as the verdict on a frame would
-/// say; the cells are read as on a given grid, and any other verdict passes.
-pub fn pairs_check(frame: &RgbaImage, grid: &Grid, cfg: &ReaderConfig) -> Result<(), ReadError> {
-    let (_, tally) = read_unjudged(frame, grid, cfg, Found::Given)?;
-    match judge(
-        &tally,
-        &ReaderConfig {
-            min_tiles: 0,
-            ..cfg.clone()
-        },
-    ) {
-        Err(e @ ReadError::NotLianliankan(_)) => Err(e),
-        _ => Ok(()),
-    }
-}
-
 /// Where the grid [`read_known`] reads came from.
 #[derive(Clone, Copy, PartialEq)]
 enum Found {
