@@ -7,7 +7,10 @@ use crate::board::{Board, Rules};
 use crate::error::UnknownName;
 use crate::geometry::Grid;
 use crate::plan::{plan, Outcome, PlanOptions, Strategy};
-use crate::vision::{is_sure, read_auto, Hints, ReadError, ReaderChoice, Reading, Target};
+use crate::vision::{
+    is_sure, read_auto, GroundMemory, Hints, ReadError, ReaderChoice, ReaderConfig, Reading,
+    Target,
+};
 use image::RgbaImage;
 
 /// The vision stage: finds the grid on the first read (with optional size hints), reads
@@ -25,13 +28,17 @@ pub struct Vision {
     /// sure reading from that is taken. A reader that suited one deal can refuse or doubt
     /// the next, and a saved choice must not leave the bot blind.
     pub fallback: bool,
+    /// The ground of the cells the loop saw empty on its locked grid
+    /// ([`Eyes::ground_seen`]); reads on that grid empty the cells showing it.
+    pub memory: Option<GroundMemory>,
 }
 
 impl Eyes for Vision {
     fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
-        let at = match grid {
-            Some(g) => Target::Grid(g),
-            None => Target::Find(&self.hints),
+        let at = match (grid, &self.memory) {
+            (Some(g), Some(m)) if m.grid() == g => Target::Remembering(g, m),
+            (Some(g), _) => Target::Grid(g),
+            (None, _) => Target::Find(&self.hints),
         };
         let (mut r, mut by) = read_auto(self.reader, frame, at);
         if self.fallback && self.reader != ReaderChoice::Auto && !r.as_ref().is_ok_and(is_sure) {
@@ -45,6 +52,14 @@ impl Eyes for Vision {
             self.fallback = false;
         }
         r
+    }
+
+    fn ground_seen(&mut self, frame: &RgbaImage, grid: &Grid, board: &Board) {
+        let memory = match &mut self.memory {
+            Some(m) if m.grid() == grid => m,
+            other => other.insert(GroundMemory::new(*grid)),
+        };
+        memory.learn(frame, board, &ReaderConfig::default());
     }
 }
 

@@ -611,6 +611,25 @@ impl Run<'_, '_> {
         }
     }
 
+    /// Makes `shot`'s board the board played, and, on the locked grid, tells the eyes its
+    /// empty cells show the ground there (and records that, for a replay to do the same).
+    /// The reading cached for the last frame is dropped: the same pixels may read otherwise
+    /// now.
+    fn adopt(&mut self, shot: &Shot) -> Result<()> {
+        self.played = Some(shot.seen.board.clone());
+        let grid = shot.seen.grid;
+        if self.grid == Some(grid) {
+            self.p.eyes.ground_seen(&shot.frame.image, &grid, &shot.seen.board);
+            self.last_read = None;
+            self.record(&Entry::Ground {
+                frame: shot.index,
+                grid,
+                board: shot.seen.board.row_strings(),
+            })?;
+        }
+        Ok(())
+    }
+
     fn over_time(&self) -> bool {
         self.start.elapsed() >= self.p.options.timeout
     }
@@ -1020,7 +1039,7 @@ impl Run<'_, '_> {
             }
             let first = *first_tiles.get_or_insert(shot.seen.board.tile_count());
             self.count(first, &shot.seen.board);
-            self.played = Some(shot.seen.board.clone());
+            self.adopt(&shot)?;
             let rules = Rules {
                 gravity: self.s.gravity.current(),
                 ..self.p.options.rules
@@ -1093,7 +1112,7 @@ impl Run<'_, '_> {
                         self.strikes = 0;
                         let switched = self.learn_gravity(&board, link, &shot.seen.board);
                         self.count(first, &shot.seen.board);
-                        self.played = Some(shot.seen.board.clone());
+                        self.adopt(&shot)?;
                         if !cur || switched || shot.seen.board.is_clear() {
                             // Re-planned from the board (a clear one is checked for tiles
                             // beside the locked grid first).

@@ -202,6 +202,17 @@ pub enum Entry {
         /// The gravity planned under.
         gravity: Option<Gravity>,
     },
+    /// The board the loop plays from here on, as frame `frame` shows it on the locked grid
+    /// `grid` (the reading, weighed against the board before): its empty cells taught the
+    /// eyes their ground ([`super::Eyes::ground_seen`]).
+    Ground {
+        /// The frame the board was read from.
+        frame: usize,
+        /// The locked grid.
+        grid: Grid,
+        /// The board's rows in text form.
+        board: Vec<String>,
+    },
     /// A click on `cell`, selected before the bot's first click, to deselect it.
     Deselect {
         /// The selected tile.

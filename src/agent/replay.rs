@@ -307,6 +307,11 @@ pub fn replay_session(
                     detail,
                 });
             }
+            // What the live eyes were taught, taught again, so later readings see alike.
+            Entry::Ground { frame, grid, board } => {
+                let img = load(&files, *frame)?;
+                eyes.ground_seen(&img, grid, &board_of(board)?);
+            }
             _ => {}
         }
     }

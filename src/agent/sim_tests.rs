@@ -1462,3 +1462,74 @@ fn a_frame_like_the_last_is_not_read_again() {
     assert!(eyes.1 * 2 < reads, "{} reads for {reads} readings", eyes.1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Eyes that read the game exactly (`Some`) or see nothing (`None`), and keep every board
+/// the loop teaches them as ground ([`Eyes::ground_seen`]).
+struct Taught(Option<Shared>, Vec<(Grid, Vec<String>)>);
+
+impl Eyes for Taught {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
+        match &mut self.0 {
+            Some(s) => s.read(frame, grid),
+            None => Err(ReadError::NoBoard("blindfolded".into())),
+        }
+    }
+
+    fn ground_seen(&mut self, _frame: &RgbaImage, grid: &Grid, board: &Board) {
+        self.1.push((*grid, board.row_strings()));
+    }
+}
+
+#[test]
+fn the_eyes_learn_the_ground_of_every_board_played_and_a_replay_teaches_it_again() {
+    let setup = Setup::new(&config(Gravity::Down, 0, None));
+    let (sim, options) = setup.sim();
+    let grid = sim.0.borrow().window.grid();
+    let deal = sim.0.borrow().window.game().board().clone();
+    let mut eyes = Taught(Some(sim.clone()), Vec::new());
+    let dir = std::env::temp_dir().join(format!("llk-sim-ground-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut rec = SessionWriter::create(&dir).unwrap();
+    rec.entry(&Entry::Start {
+        rules: options.rules,
+        brain: FirstPair.name(),
+        window: "sim".into(),
+        version: "test".into(),
+        reader: None,
+    })
+    .unwrap();
+    let p = play_on(
+        sim,
+        options,
+        Some(&mut eyes),
+        &mut FirstPair,
+        Some(&mut rec),
+    );
+    rec.finish().unwrap();
+    assert_eq!(p.summary().stop, Stop::Cleared);
+    // The deal, then each board a removal left (again when re-planned from), down to the
+    // clear one: all on the grid the loop locked.
+    let taught = &eyes.1;
+    assert_eq!(taught[0].1, deal.row_strings());
+    let tiles = |rows: &[String]| rows.concat().chars().filter(|c| *c != '.').count();
+    for w in taught.windows(2) {
+        assert!(w[1] == w[0] || tiles(&w[1].1) + 2 == tiles(&w[0].1), "{:?}", w);
+    }
+    assert!(taught.iter().any(|t| tiles(&t.1) == 12));
+    assert!(taught.iter().all(|(g, _)| *g == grid));
+    assert_eq!(tiles(&taught.last().unwrap().1), 0);
+    // The log holds each lesson, and a replay teaches the same ones in the same order.
+    let logged: Vec<(Grid, Vec<String>)> = read_session(&dir)
+        .unwrap()
+        .into_iter()
+        .filter_map(|e| match e {
+            Entry::Ground { grid, board, .. } => Some((grid, board)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(&logged, taught);
+    let mut again = Taught(None, Vec::new());
+    super::replay::replay_session(&dir, &mut again, &mut FirstPair).unwrap();
+    assert_eq!(&again.1, taught);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -17,6 +17,13 @@ use image::RgbaImage;
 pub trait Eyes {
     /// Reads `frame`; on a locked `grid` only the cells are classified.
     fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError>;
+
+    /// Told that `board`, as `frame` shows it on `grid`, is the board the loop plays (read
+    /// with confidence, and weighed against the board before): its empty cells show the
+    /// ground there. Eyes that read pixels remember it, since a game's emptied cells look
+    /// the same for the rest of the game ([`crate::vision::GroundMemory`]); eyes that read
+    /// no pixels (a simulated game's) have nothing to learn.
+    fn ground_seen(&mut self, _frame: &RgbaImage, _grid: &Grid, _board: &Board) {}
 }
 
 /// What a planner proposes for a board.

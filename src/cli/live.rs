@@ -332,6 +332,7 @@ fn run_play(args: &PlayArgs) -> Result<Summary> {
         },
         reader,
         fallback: args.reader.is_none() && saved_reader.is_some(),
+        memory: None,
     };
     let mut recorder = match &args.record {
         Some(dir) => {

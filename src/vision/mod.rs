@@ -18,6 +18,7 @@ pub mod config;
 pub mod extent;
 pub mod grid;
 mod ground;
+pub mod ground_memory;
 pub mod halves;
 pub mod lattice;
 pub mod load;
@@ -32,6 +33,7 @@ pub mod types;
 pub mod verdict;
 
 pub use config::ReaderConfig;
+pub use ground_memory::GroundMemory;
 pub use load::{load_image, load_image_bytes};
 
 use crate::board::{type_char, Board, Cell, Pos, TYPE_ALPHABET};
@@ -171,6 +173,9 @@ pub enum Target<'a> {
     Find(&'a Hints),
     /// Read the cells of this grid.
     Grid(&'a Grid),
+    /// Read the cells of this grid, where the cells showing the ground this memory keeps
+    /// for them are empty ([`ground_memory`]): a live game's locked grid.
+    Remembering(&'a Grid, &'a GroundMemory),
 }
 
 /// Reads `frame` with one concrete reader (`Auto` is taken as the legacy reader); a reading
@@ -182,8 +187,17 @@ fn read_one(choice: ReaderChoice, frame: &RgbaImage, at: Target) -> Result<Readi
     let mut r = match (choice, at) {
         (ReaderChoice::General, Target::Find(h)) => reader::read_board(frame, h, &cfg),
         (ReaderChoice::General, Target::Grid(g)) => reader::read_grid(frame, g, &cfg),
+        (ReaderChoice::General, Target::Remembering(g, m)) => {
+            reader::read_grid_remembering(frame, g, m, &cfg)
+        }
         (_, Target::Find(h)) => read_legacy(frame, h),
         (_, Target::Grid(g)) => read_cells_legacy(frame, g),
+        (_, Target::Remembering(g, m)) => read_cells_legacy(frame, g).map(|mut r| {
+            if m.grid() == g {
+                empty_remembered(&mut r, &m.ground_in(frame, &cfg));
+            }
+            r
+        }),
     }?;
     verdict::doubt_mixed_obstacles(frame, &mut r, &cfg);
     verdict::doubt_crowds(&mut r, &cfg);
@@ -238,7 +252,7 @@ fn choose(
     let stands = match (&legacy, at) {
         (Ok(r), _) => is_sure(r),
         (Err(ReadError::Invalid(_)), _) => true,
-        (Err(ReadError::Animation(_)), Target::Grid(_)) => true,
+        (Err(ReadError::Animation(_)), Target::Grid(_) | Target::Remembering(..)) => true,
         _ => false,
     };
     if stands {
@@ -306,6 +320,18 @@ fn choose(
         (Err(_), Ok(g)) => (Ok(g), ReaderChoice::Auto),
         (Err(e), Err(_)) => (Err(e), ReaderChoice::Auto),
     }
+}
+
+/// Empties the cells `ground` of `r` (cells showing their remembered ground), and drops
+/// them from its unsure and selected cells.
+fn empty_remembered(r: &mut Reading, ground: &[Pos]) {
+    for &p in ground {
+        if p.row < r.board.rows() && p.col < r.board.cols() {
+            r.board.set(p, Cell::Empty);
+        }
+    }
+    r.unsure.retain(|p| !ground.contains(p));
+    r.selected.retain(|p| !ground.contains(p));
 }
 
 /// [`read`] with the reader chosen.

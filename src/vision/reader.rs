@@ -11,6 +11,7 @@ use super::cells::{self, features_with, CellFeatures};
 use super::config::ReaderConfig;
 use super::extent::{best_window, main_cluster, CellRect};
 use super::ground::{describe_beside, GroundTest, SIDES};
+use super::ground_memory::GroundMemory;
 use super::halves;
 use super::lattice::{self, Axis};
 use super::obstacles::{face_shares, obstacle_groups};
@@ -1006,7 +1007,7 @@ fn locate_and_read(
         rows: rect.rows(),
         cols: rect.cols(),
     };
-    let (reading, tally) = read_unjudged(frame, &grid, cfg, Found::InFrame)?;
+    let (reading, tally) = read_unjudged(frame, &grid, cfg, Found::InFrame, None)?;
     let reading = match trimmed_extent(&reading, hints) {
         None => {
             judge(&tally, cfg)?;
@@ -1016,13 +1017,13 @@ fn locate_and_read(
             // Read on the smaller grid, the ring around it is other cells, and the ground
             // learnt there can show more edge lines bare: trimmed again while they do.
             let mut sub = grid.sub(rows, cols);
-            let mut r = read_known(frame, &sub, cfg, Found::InFrame)?;
+            let mut r = read_known(frame, &sub, cfg, Found::InFrame, None)?;
             for _ in 0..cfg.extent_trims {
                 let Some((rows, cols)) = trimmed_extent(&r, hints) else {
                     break;
                 };
                 sub = sub.sub(rows, cols);
-                r = read_known(frame, &sub, cfg, Found::InFrame)?;
+                r = read_known(frame, &sub, cfg, Found::InFrame, None)?;
             }
             r
         }
@@ -1036,7 +1037,7 @@ fn locate_and_read(
                 && (hints.rows.is_none() || g.rows == reading.grid.rows)
                 && super::grid::tile_shaped(g.pitch.0, g.pitch.1) =>
         {
-            match read_known(frame, &g, cfg, Found::InFrame) {
+            match read_known(frame, &g, cfg, Found::InFrame, None) {
                 Ok(whole) if doubt(&whole) <= doubt(&reading) => whole,
                 _ => reading,
             }
@@ -1117,7 +1118,7 @@ fn doubt(r: &Reading) -> usize {
 /// out of line can part from its twin far across the board and read as a selection).
 fn calibrated(frame: &RgbaImage, reading: Reading, cfg: &ReaderConfig) -> Reading {
     match calibrate::refine_pitch(frame, &reading, calibrate::Least::Drift)
-        .and_then(|g| read_known(frame, &g, cfg, Found::InFrame).ok())
+        .and_then(|g| read_known(frame, &g, cfg, Found::InFrame, None).ok())
     {
         Some(better) if doubt(&better) <= doubt(&reading) => better,
         _ => reading,
@@ -1131,7 +1132,20 @@ fn calibrated(frame: &RgbaImage, reading: Reading, cfg: &ReaderConfig) -> Readin
 /// link line (on a recorded KShisen game it refuses 60 frames that way).
 pub fn read_grid(frame: &RgbaImage, grid: &Grid, cfg: &ReaderConfig) -> Result<Reading, ReadError> {
     // A locked grid needs no tiles to be believed: the last pair, or a cleared board.
-    read_known(frame, grid, cfg, Found::Given)
+    read_known(frame, grid, cfg, Found::Given, None)
+}
+
+/// [`read_grid`], where the cells that show the ground `memory` remembers for them (on the
+/// same grid) are ground whatever else they look like ([`GroundMemory`]): the cells a game
+/// emptied, whose photo or gradient pieces the frame alone can take for pictures.
+pub fn read_grid_remembering(
+    frame: &RgbaImage,
+    grid: &Grid,
+    memory: &GroundMemory,
+    cfg: &ReaderConfig,
+) -> Result<Reading, ReadError> {
+    let memory = (memory.grid() == grid).then_some(memory);
+    read_known(frame, grid, cfg, Found::Given, memory)
 }
 
 /// Where the grid [`read_known`] reads came from.
@@ -1155,8 +1169,9 @@ fn read_known(
     grid: &Grid,
     cfg: &ReaderConfig,
     found: Found,
+    memory: Option<&GroundMemory>,
 ) -> Result<Reading, ReadError> {
-    let (reading, tally) = read_unjudged(frame, grid, cfg, found)?;
+    let (reading, tally) = read_unjudged(frame, grid, cfg, found, memory)?;
     let min_tiles = match found {
         Found::InFrame => cfg.min_tiles,
         Found::Given => 0,
@@ -1187,6 +1202,7 @@ fn read_unjudged(
     grid: &Grid,
     cfg: &ReaderConfig,
     found: Found,
+    memory: Option<&GroundMemory>,
 ) -> Result<(Reading, Tally), ReadError> {
     let (fw, fh) = frame.dimensions();
     let (bx, by, bw, bh) = grid.bounds();
@@ -1244,8 +1260,20 @@ fn read_unjudged(
         colour_tol: 0.0,
         spread_max: -1000.0,
     });
-    let Sight { mut seen, framed } =
-        look(&pics, cols, &ground, &ring_idx, found == Found::Given, cfg);
+    let Sight {
+        mut seen,
+        mut framed,
+    } = look(&pics, cols, &ground, &ring_idx, found == Found::Given, cfg);
+    // Cells showing the ground remembered for them are ground, whatever they matched.
+    if let Some(m) = memory {
+        for i in (0..rows * cols).filter(|&i| inside(i)) {
+            let p = Pos::new(i / cols - 1, i % cols - 1);
+            if pics[i].as_ref().is_some_and(|pic| m.shows(p, pic, cfg)) {
+                seen[i] = Seen::Ground;
+                framed[i] = false;
+            }
+        }
+    }
     settle_ground(
         &integral,
         &pics,
@@ -2247,11 +2275,23 @@ mod cell_tests {
     /// [`read_drawn_over`], its grid taken as found from the frame or given.
     fn read_drawn_as(
         found: Found,
+        img: RgbaImage,
+        kinds: &[u32],
+        cols: u32,
+        draw: impl FnMut(&mut RgbaImage, u32, u32, usize, u32),
+    ) -> Result<Reading, ReadError> {
+        let (img, grid) = draw_board(img, kinds, cols, draw);
+        read_known(&img, &grid, &ReaderConfig::default(), found, None)
+    }
+
+    /// `img` with `draw(img, x, y, index, kind)` called for each cell of a board of `kinds`
+    /// (row-major, `cols` wide) laid at (40, 40) with a pitch of 40, and that board's grid.
+    fn draw_board(
         mut img: RgbaImage,
         kinds: &[u32],
         cols: u32,
         mut draw: impl FnMut(&mut RgbaImage, u32, u32, usize, u32),
-    ) -> Result<Reading, ReadError> {
+    ) -> (RgbaImage, Grid) {
         let rows = kinds.len() as u32 / cols;
         for (i, &k) in kinds.iter().enumerate() {
             let (r, c) = (i as u32 / cols, i as u32 % cols);
@@ -2263,7 +2303,7 @@ mod cell_tests {
             rows: rows as usize,
             cols: cols as usize,
         };
-        read_known(&img, &grid, &ReaderConfig::default(), found)
+        (img, grid)
     }
 
     /// A flat stretch of the tiles' border colour running from above a given grid down
@@ -2350,36 +2390,10 @@ mod cell_tests {
     /// one tile tinted reads as two such pictures.
     #[test]
     fn more_pictures_without_a_twin_than_tiles_are_refused_on_a_given_grid_too() {
-        // 0: ground; 1-3: tiles in pairs; 10 and up: pieces of a photo.
-        let kinds = [
-            10, 11, 1, 12, 0, 13, 2, 14, 3, 0, 15, 1, 16, 2, 17, 0, 3, 18, 19, 0,
-        ];
         let drawn = |found| {
             let img =
                 RgbaImage::from_pixel(40 * 7, 40 * 6, Rgba([GREEN[0], GREEN[1], GREEN[2], 255]));
-            read_drawn_as(found, img, &kinds[..], 5, |img, x, y, _, k| match k {
-                0 => {}
-                1..=3 => tile(img, x, y, k, false),
-                _ => {
-                    // A piece of photo: blocks of colour to the cell's edge.
-                    let mut s = k.wrapping_mul(2246822519);
-                    for by in 0..5 {
-                        for bx in 0..5 {
-                            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
-                            let c = [(s >> 24) as u8, (s >> 16) as u8, (s >> 8) as u8];
-                            for dy in 0..8 {
-                                for dx in 0..8 {
-                                    img.put_pixel(
-                                        x + bx * 8 + dx,
-                                        y + by * 8 + dy,
-                                        Rgba([c[0], c[1], c[2], 255]),
-                                    );
-                                }
-                            }
-                        }
-                    }
-                }
-            })
+            read_drawn_as(found, img, &PHOTO_KINDS[..], 5, photo_cell)
         };
         assert!(
             matches!(drawn(Found::InFrame), Err(ReadError::NotLianliankan(_))),
@@ -2391,6 +2405,76 @@ mod cell_tests {
             "{:?}",
             drawn(Found::Given)
         );
+    }
+
+    /// A board of 5 columns on a given grid: 0 ground, 1-3 tiles in pairs, 10 and up
+    /// pieces of a photo ground ([`photo_cell`]).
+    const PHOTO_KINDS: [u32; 20] = [
+        10, 11, 1, 12, 0, 13, 2, 14, 3, 0, 15, 1, 16, 2, 17, 0, 3, 18, 19, 0,
+    ];
+
+    /// Draws cell kind `k` of [`PHOTO_KINDS`] at (x, y): nothing for 0, a tile for 1-3, and
+    /// a piece of photo (blocks of colour to the cell's edge) for the rest.
+    fn photo_cell(img: &mut RgbaImage, x: u32, y: u32, _: usize, k: u32) {
+        match k {
+            0 => {}
+            1..=3 => tile(img, x, y, k, false),
+            _ => {
+                let mut s = k.wrapping_mul(2246822519);
+                for by in 0..5 {
+                    for bx in 0..5 {
+                        s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+                        let c = [(s >> 24) as u8, (s >> 16) as u8, (s >> 8) as u8];
+                        for dy in 0..8 {
+                            for dx in 0..8 {
+                                img.put_pixel(
+                                    x + bx * 8 + dx,
+                                    y + by * 8 + dy,
+                                    Rgba([c[0], c[1], c[2], 255]),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The frame the test above refuses, read with the ground remembered from the game: the
+    /// photo's pieces lie on cells the game emptied, and showing the ground remembered
+    /// there they are empty, leaving the three pairs. A memory of another grid is not used.
+    #[test]
+    fn cells_showing_their_remembered_ground_are_empty_however_many_pictures_they_hold() {
+        let cfg = ReaderConfig::default();
+        let ground = RgbaImage::from_pixel(40 * 7, 40 * 6, Rgba([GREEN[0], GREEN[1], GREEN[2], 255]));
+        let (img, grid) = draw_board(ground, &PHOTO_KINDS, 5, photo_cell);
+        let rows: Vec<String> = PHOTO_KINDS
+            .chunks(5)
+            .map(|r| {
+                r.iter()
+                    .map(|&k| match k {
+                        1..=3 => (b'A' + k as u8 - 1) as char,
+                        _ => '.',
+                    })
+                    .collect()
+            })
+            .collect();
+        let played = Board::parse(&rows.join("\n")).unwrap();
+        let mut memory = GroundMemory::new(grid);
+        memory.learn(&img, &played, &cfg);
+        let r = read_grid_remembering(&img, &grid, &memory, &cfg).unwrap();
+        assert_eq!(r.board.row_strings(), played.row_strings());
+        assert!(r.unsure.is_empty(), "{:?}", r.unsure);
+        let elsewhere = Grid {
+            origin: (41.0, 40.0),
+            ..grid
+        };
+        let mut other = GroundMemory::new(elsewhere);
+        other.learn(&img, &played, &cfg);
+        assert!(matches!(
+            read_grid_remembering(&img, &grid, &other, &cfg),
+            Err(ReadError::NotLianliankan(_))
+        ));
     }
 
     #[test]
@@ -3498,13 +3582,4 @@ mod cell_tests {
         });
         assert!(r.selected.is_empty(), "{:?}", r.selected);
     }
-}
-
-#[doc(hidden)]
-pub fn read_grid_found_tmp(
-    frame: &RgbaImage,
-    grid: &Grid,
-    cfg: &ReaderConfig,
-) -> Result<Reading, ReadError> {
-    read_known(frame, grid, cfg, Found::InFrame)
 }

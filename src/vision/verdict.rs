@@ -782,8 +782,9 @@ mod tests {
                 for y in 0..40 {
                     for x in 0..40 {
                         let on = ((x / (2 * k)) + (y / (3 * k))) % 2 == 0;
-                        let v = if on { 230 } else { 30 };
-                        let px = Rgba([v, (v + 40 * k as u8) % 255, 255 - v, 255]);
+                        let v: u8 = if on { 230 } else { 30 };
+                        let g = v.wrapping_add(40u8.wrapping_mul(k as u8)) % 255;
+                        let px = Rgba([v, g, 255 - v, 255]);
                         img.put_pixel(20 + c as u32 * 40 + x, 20 + r as u32 * 40 + y, px);
                     }
                 }
@@ -831,8 +832,8 @@ mod tests {
                             Rgba([235, 225, 200, 255])
                         } else {
                             let on = ((x / k) + (y / (k + 1))) % 2 == 0;
-                            let v = if on { 220 } else { 40 };
-                            Rgba([v, (v + 30 * k as u8) % 255, 255 - v, 255])
+                            let v: u8 = if on { 220 } else { 40 };
+                            Rgba([v, v.wrapping_add(30u8.wrapping_mul(k as u8)) % 255, 255 - v, 255])
                         };
                         img.put_pixel(20 + c as u32 * 40 + x, 20 + r as u32 * 40 + y, px);
                     }
