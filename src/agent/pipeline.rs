@@ -8,8 +8,7 @@ use crate::error::UnknownName;
 use crate::geometry::Grid;
 use crate::plan::{plan, Outcome, PlanOptions, Strategy};
 use crate::vision::{
-    is_sure, read_auto, GroundMemory, Hints, ReadError, ReaderChoice, ReaderConfig, Reading,
-    Target,
+    is_sure, read_auto, GroundMemory, Hints, ReadError, ReaderChoice, ReaderConfig, Reading, Target,
 };
 use image::RgbaImage;
 

@@ -491,6 +491,7 @@ impl Run<'_, '_> {
                 locked: grid.is_some(),
                 animation: matches!(b, ReadError::Animation(_)),
                 message: b.to_string(),
+                grid,
             },
         };
         self.record(&entry)?;
@@ -619,7 +620,9 @@ impl Run<'_, '_> {
         self.played = Some(shot.seen.board.clone());
         let grid = shot.seen.grid;
         if self.grid == Some(grid) {
-            self.p.eyes.ground_seen(&shot.frame.image, &grid, &shot.seen.board);
+            self.p
+                .eyes
+                .ground_seen(&shot.frame.image, &grid, &shot.seen.board);
             self.last_read = None;
             self.record(&Entry::Ground {
                 frame: shot.index,
@@ -1404,7 +1407,7 @@ fn same_lattice(a: &Grid, b: &Grid) -> bool {
 /// Unless `settled_game` (the game's animations are over), one of the pair's cells must
 /// read empty for sure: a pair tinted while it goes can read as two stones on the very
 /// cells it leaves.
-fn emptied_as_predicted(
+pub(super) fn emptied_as_predicted(
     mut seen: Reading,
     before: &Board,
     link: &Link,

@@ -184,6 +184,10 @@ pub enum Entry {
         animation: bool,
         /// The reader's refusal.
         message: String,
+        /// The grid given (locked, or a trial grid beside it); absent in logs older than
+        /// the field, where a replay takes the latest reading's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        grid: Option<Grid>,
     },
     /// The moves chosen for the board read from `frame`, under gravity `gravity` (the mode
     /// believed at the time when the bot finds it; absent, the start line's rules hold).

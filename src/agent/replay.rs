@@ -4,9 +4,10 @@
 //! A replay that passes means the recorded decisions follow from the pixels alone, so a
 //! change to vision or planning that alters any decision shows up as a failing step.
 
+use super::play::emptied_as_predicted;
 use super::record::{board_of, read_session, Entry, RecordError};
 use super::stages::{Brain, Eyes};
-use crate::board::{Pos, Rules};
+use crate::board::{Board, Gravity, Link, Pos, Rules};
 use crate::capture::ImageLoadError;
 use crate::vision::{is_sure, ReadError, Reading};
 use std::collections::HashMap;
@@ -152,6 +153,11 @@ pub fn replay_session(
     let shape = checks.len();
     // The grid of the latest reading: the locked grid a later blind frame was read with.
     let mut last_grid = None;
+    // The board the next move is played on, and the gravity planned under: the last plan's
+    // board, then each predicted board a move leaves. Per move: that board, its link and
+    // the gravity.
+    let mut planned: Option<(Board, Gravity)> = None;
+    let mut moved: HashMap<usize, (Board, Link, Gravity)> = HashMap::new();
     let load = |files: &HashMap<usize, String>, frame: usize| {
         let file = files.get(&frame).ok_or(ReplayError::FrameUnlogged(frame))?;
         Ok::<_, ReplayError>(ImageLoadError::load(&dir.join(file))?)
@@ -206,6 +212,7 @@ pub fn replay_session(
                     gravity: gravity.unwrap_or(rules.gravity),
                     ..rules
                 };
+                planned = Some((b.clone(), rules.gravity));
                 let got = brain.plan(&b, &rules);
                 let same = got.moves == *moves;
                 checks.push(Check {
@@ -233,8 +240,13 @@ pub fn replay_session(
                     },
                 });
             }
-            Entry::Move { n, expect: e, .. } => {
+            Entry::Move {
+                n, expect: e, link, ..
+            } => {
                 expect.insert(*n, e.clone());
+                if let Some((b, g)) = &planned {
+                    moved.entry(*n).or_insert((b.clone(), link.clone(), *g));
+                }
             }
             Entry::Verify {
                 n, frame, result, ..
@@ -250,10 +262,34 @@ pub fn replay_session(
                     _ => None,
                 });
                 let got = eyes.read(&img, grid.as_ref());
+                // The loop weighs a reading with doubts against the move's prediction
+                // before it compares ([`emptied_as_predicted`]); so does the replay, on the
+                // board the move was planned from. The loop waits for the game to settle
+                // before it weighs doubts on the pair's own cells, a wait the log does not
+                // time: the frame taken is one the loop settled on.
+                let weighed = match (&got, moved.get(n)) {
+                    (Ok(seen), Some((before, link, g))) => Some(emptied_as_predicted(
+                        seen.clone(),
+                        before,
+                        link,
+                        &[(*g, want.clone())],
+                        true,
+                    )),
+                    _ => None,
+                };
+                if let Some((_, _, g)) = moved.get(n) {
+                    planned = Some((want.clone(), *g));
+                }
                 let (ok, detail) = match got {
                     Ok(seen) if seen.board.same_up_to_renaming(&want) => {
                         (true, "next frame shows the expected board".to_string())
                     }
+                    Ok(_) if weighed.is_some_and(|w| w.board.same_up_to_renaming(&want)) => (
+                        true,
+                        "next frame shows the expected board once its doubted cells are \
+                         weighed against the prediction"
+                            .to_string(),
+                    ),
                     Ok(seen) => (
                         false,
                         format!(
@@ -275,9 +311,14 @@ pub fn replay_session(
                 locked,
                 animation,
                 message,
+                grid,
             } => {
                 let img = load(&files, *frame)?;
-                let grid = if *locked { last_grid.as_ref() } else { None };
+                let grid = match (locked, grid) {
+                    (false, _) => None,
+                    (true, Some(g)) => Some(g),
+                    (true, None) => last_grid.as_ref(),
+                };
                 let (ok, detail) = match eyes.read(&img, grid) {
                     Err(b) if matches!(b, ReadError::Animation(_)) == *animation => {
                         (true, format!("refused again: {b}"))
@@ -347,7 +388,6 @@ fn same_but_unsure(seen: &Reading, board: &[String], unsure: &[Pos]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
     use crate::geometry::Grid;
 
     fn seen(rows: &str, unsure: &[Pos]) -> Reading {
@@ -362,6 +402,163 @@ mod tests {
             unsure: unsure.to_vec(),
             selected: Vec::new(),
         }
+    }
+
+    /// Eyes that read a 2x3 board on the grid with pitch 10 and refuse every other grid.
+    struct OnOneGrid;
+
+    impl Eyes for OnOneGrid {
+        fn read(
+            &mut self,
+            _: &image::RgbaImage,
+            grid: Option<&Grid>,
+        ) -> std::result::Result<Reading, ReadError> {
+            match grid {
+                Some(g) if g.pitch.0 == 10.0 => Ok(seen("A.B\nAB.", &[])),
+                _ => Err(ReadError::NoBoard("not here".into())),
+            }
+        }
+    }
+
+    #[test]
+    fn a_refusal_replays_on_the_grid_it_was_given() {
+        use super::super::record::SessionWriter;
+        use super::super::stages::FirstPair;
+        use crate::capture::Frame;
+        let dir = std::env::temp_dir().join(format!("llk-replay-blind-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut rec = SessionWriter::create(&dir).unwrap();
+        rec.entry(&Entry::Start {
+            rules: Rules::default(),
+            brain: FirstPair.name(),
+            window: "test".into(),
+            version: "test".into(),
+            reader: None,
+        })
+        .unwrap();
+        let frame = Frame {
+            image: image::RgbaImage::new(40, 30),
+            origin: (0, 0),
+        };
+        let i = rec.frame(&frame, 0).unwrap();
+        let locked = seen("A.B\nAB.", &[]).grid;
+        let beside = Grid {
+            pitch: (12.0, 10.0),
+            ..locked
+        };
+        rec.entry(&Entry::Read {
+            frame: i,
+            locked: true,
+            grid: locked,
+            board: vec!["A.B".into(), "AB.".into()],
+            unsure: Vec::new(),
+            micros: 0,
+        })
+        .unwrap();
+        // A trial grid beside the locked one, refused: replayed on that grid, not the
+        // latest reading's.
+        rec.entry(&Entry::Blind {
+            frame: i,
+            locked: true,
+            animation: false,
+            message: "no board: not here".into(),
+            grid: Some(beside),
+        })
+        .unwrap();
+        rec.finish().unwrap();
+        let checks = replay_session(&dir, &mut OnOneGrid, &mut FirstPair).unwrap();
+        let blind = checks.iter().find(|c| c.step.starts_with("blind")).unwrap();
+        assert!(blind.ok, "{blind:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Eyes over a 3x1 column: a black frame shows the deal `A/B/B`; any other frame the
+    /// board after the Bs go under gravity down, with a doubted stone where the A fell from.
+    struct FellFrom;
+
+    impl Eyes for FellFrom {
+        fn read(
+            &mut self,
+            frame: &image::RgbaImage,
+            _: Option<&Grid>,
+        ) -> std::result::Result<Reading, ReadError> {
+            let g = Grid {
+                origin: (0.0, 0.0),
+                pitch: (10.0, 10.0),
+                rows: 3,
+                cols: 1,
+            };
+            let (rows, unsure) = match frame.get_pixel(0, 0).0 {
+                [0, 0, 0, _] => ("A\nB\nB", vec![]),
+                _ => ("#\n.\nA", vec![Pos::new(0, 0)]),
+            };
+            Ok(Reading {
+                grid: g,
+                board: Board::parse(rows).unwrap(),
+                unsure,
+                selected: Vec::new(),
+            })
+        }
+    }
+
+    #[test]
+    fn a_verified_move_replays_with_the_doubts_weighed_as_the_loop_weighs_them() {
+        use super::super::record::SessionWriter;
+        use super::super::stages::{Brain, FirstPair};
+        use crate::capture::Frame;
+        let dir = std::env::temp_dir().join(format!("llk-replay-weigh-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let rules = Rules {
+            gravity: Gravity::Down,
+            ..Rules::default()
+        };
+        let deal = Board::parse("A\nB\nB").unwrap();
+        let plan = FirstPair.plan(&deal, &rules);
+        let mut rec = SessionWriter::create(&dir).unwrap();
+        rec.entry(&Entry::Start {
+            rules,
+            brain: FirstPair.name(),
+            window: "test".into(),
+            version: "test".into(),
+            reader: None,
+        })
+        .unwrap();
+        let shot = |v: u8| Frame {
+            image: image::RgbaImage::from_pixel(10, 30, image::Rgba([v, v, v, 255])),
+            origin: (0, 0),
+        };
+        let first = rec.frame(&shot(0), 0).unwrap();
+        rec.entry(&Entry::Plan {
+            frame: first,
+            board: deal.row_strings(),
+            outcome: plan.outcome.to_string(),
+            moves: plan.moves.clone(),
+            micros: 0,
+            gravity: Some(Gravity::Down),
+        })
+        .unwrap();
+        rec.entry(&Entry::Move {
+            n: 1,
+            attempt: 0,
+            link: plan.moves[0].clone(),
+            expect: vec![".".into(), ".".into(), "A".into()],
+            clicks: Vec::new(),
+        })
+        .unwrap();
+        let after = rec.frame(&shot(255), 10).unwrap();
+        rec.entry(&Entry::Verify {
+            n: 1,
+            frame: after,
+            result: "predicted".into(),
+            polls: 1,
+            micros: 0,
+        })
+        .unwrap();
+        rec.finish().unwrap();
+        let checks = replay_session(&dir, &mut FellFrom, &mut FirstPair).unwrap();
+        let verified = checks.iter().find(|c| c.step.starts_with("move")).unwrap();
+        assert!(verified.ok, "{verified:?}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

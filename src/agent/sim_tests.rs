@@ -1513,7 +1513,11 @@ fn the_eyes_learn_the_ground_of_every_board_played_and_a_replay_teaches_it_again
     assert_eq!(taught[0].1, deal.row_strings());
     let tiles = |rows: &[String]| rows.concat().chars().filter(|c| *c != '.').count();
     for w in taught.windows(2) {
-        assert!(w[1] == w[0] || tiles(&w[1].1) + 2 == tiles(&w[0].1), "{:?}", w);
+        assert!(
+            w[1] == w[0] || tiles(&w[1].1) + 2 == tiles(&w[0].1),
+            "{:?}",
+            w
+        );
     }
     assert!(taught.iter().any(|t| tiles(&t.1) == 12));
     assert!(taught.iter().all(|(g, _)| *g == grid));

@@ -147,7 +147,10 @@ pub fn shows_remembered(then: &Picture, now: &Picture, cfg: &ReaderConfig) -> bo
     let mut sides = [(0usize, 0usize); 4];
     for ((r, c), (x, y)) in ring.zip(then.frame.chunks_exact(3).zip(now.frame.chunks_exact(3))) {
         let alike = close(x, y) as usize;
-        for (s, on) in [r == 0, r + 1 == b, c == 0, c + 1 == b].into_iter().enumerate() {
+        for (s, on) in [r == 0, r + 1 == b, c == 0, c + 1 == b]
+            .into_iter()
+            .enumerate()
+        {
             if on {
                 sides[s].0 += 1;
                 sides[s].1 += alike;

@@ -2446,7 +2446,8 @@ mod cell_tests {
     #[test]
     fn cells_showing_their_remembered_ground_are_empty_however_many_pictures_they_hold() {
         let cfg = ReaderConfig::default();
-        let ground = RgbaImage::from_pixel(40 * 7, 40 * 6, Rgba([GREEN[0], GREEN[1], GREEN[2], 255]));
+        let ground =
+            RgbaImage::from_pixel(40 * 7, 40 * 6, Rgba([GREEN[0], GREEN[1], GREEN[2], 255]));
         let (img, grid) = draw_board(ground, &PHOTO_KINDS, 5, photo_cell);
         let rows: Vec<String> = PHOTO_KINDS
             .chunks(5)

@@ -833,7 +833,12 @@ mod tests {
                         } else {
                             let on = ((x / k) + (y / (k + 1))) % 2 == 0;
                             let v: u8 = if on { 220 } else { 40 };
-                            Rgba([v, v.wrapping_add(30u8.wrapping_mul(k as u8)) % 255, 255 - v, 255])
+                            Rgba([
+                                v,
+                                v.wrapping_add(30u8.wrapping_mul(k as u8)) % 255,
+                                255 - v,
+                                255,
+                            ])
                         };
                         img.put_pixel(20 + c as u32 * 40 + x, 20 + r as u32 * 40 + y, px);
                     }
