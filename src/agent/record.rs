@@ -443,3 +443,27 @@ pub fn read_session(dir: &Path) -> Result<Vec<Entry>> {
 pub fn board_of(rows: &[String]) -> Result<Board> {
     Board::from_rows(rows).map_err(RecordError::BadBoard)
 }
+
+/// A session writer on a fresh folder under the system's temp folder, named by `tag` and
+/// the process id (removed first, should an earlier run have left it), for tests.
+#[cfg(test)]
+pub(crate) fn test_session(tag: &str) -> (PathBuf, SessionWriter) {
+    let dir = std::env::temp_dir().join(format!("llk-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let rec = SessionWriter::create(&dir).unwrap();
+    (dir, rec)
+}
+
+/// The start line a test's session needs for a replay: `rules`, played by
+/// [`super::stages::FirstPair`].
+#[cfg(test)]
+pub(crate) fn test_start(rules: Rules) -> Entry {
+    use super::stages::Brain;
+    Entry::Start {
+        rules,
+        brain: super::stages::FirstPair.name(),
+        window: "test".into(),
+        version: "test".into(),
+        reader: None,
+    }
+}

@@ -422,20 +422,11 @@ mod tests {
 
     #[test]
     fn a_refusal_replays_on_the_grid_it_was_given() {
-        use super::super::record::SessionWriter;
+        use super::super::record::{test_session, test_start};
         use super::super::stages::FirstPair;
         use crate::capture::Frame;
-        let dir = std::env::temp_dir().join(format!("llk-replay-blind-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let mut rec = SessionWriter::create(&dir).unwrap();
-        rec.entry(&Entry::Start {
-            rules: Rules::default(),
-            brain: FirstPair.name(),
-            window: "test".into(),
-            version: "test".into(),
-            reader: None,
-        })
-        .unwrap();
+        let (dir, mut rec) = test_session("replay-blind");
+        rec.entry(&test_start(Rules::default())).unwrap();
         let frame = Frame {
             image: image::RgbaImage::new(40, 30),
             origin: (0, 0),
@@ -503,26 +494,17 @@ mod tests {
 
     #[test]
     fn a_verified_move_replays_with_the_doubts_weighed_as_the_loop_weighs_them() {
-        use super::super::record::SessionWriter;
+        use super::super::record::{test_session, test_start};
         use super::super::stages::{Brain, FirstPair};
         use crate::capture::Frame;
-        let dir = std::env::temp_dir().join(format!("llk-replay-weigh-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
         let rules = Rules {
             gravity: Gravity::Down,
             ..Rules::default()
         };
         let deal = Board::parse("A\nB\nB").unwrap();
         let plan = FirstPair.plan(&deal, &rules);
-        let mut rec = SessionWriter::create(&dir).unwrap();
-        rec.entry(&Entry::Start {
-            rules,
-            brain: FirstPair.name(),
-            window: "test".into(),
-            version: "test".into(),
-            reader: None,
-        })
-        .unwrap();
+        let (dir, mut rec) = test_session("replay-weigh");
+        rec.entry(&test_start(rules)).unwrap();
         let shot = |v: u8| Frame {
             image: image::RgbaImage::from_pixel(10, 30, image::Rgba([v, v, v, 255])),
             origin: (0, 0),

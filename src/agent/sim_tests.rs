@@ -3,7 +3,7 @@
 //! injected, and exact eyes so that only the loop's own logic is under test.
 
 use super::play::{PlayError, PlayFault, PlayOptions, Player, Stop, Summary};
-use super::record::{read_session, Entry, SessionWriter};
+use super::record::{read_session, test_session, test_start, Entry, SessionWriter};
 use super::stages::{Brain, Eyes, FirstPair, Proposal};
 use crate::board::{removable_pairs, Board, Cell, Gravity, Link, Pos, Rules};
 use crate::capture::{CaptureError, Frame, FrameSource};
@@ -1218,9 +1218,7 @@ fn a_tile_the_user_selected_elsewhere_is_deselected_first() {
 
 #[test]
 fn an_error_keeps_the_true_counts_in_the_summary_and_the_recording() {
-    let dir = std::env::temp_dir().join(format!("llk-sim-err-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut rec = SessionWriter::create(&dir).unwrap();
+    let (dir, mut rec) = test_session("sim-err");
     // 24 pairs; a move takes at least two frames (a removal must hold still to count),
     // about five at this poll, so the window closes mid-game on fast and slow machines.
     let mut cfg = config(Gravity::None, 0, None);
@@ -1441,9 +1439,7 @@ fn a_frame_like_the_last_is_not_read_again() {
     let setup = Setup::new(&config(Gravity::None, 150, None));
     let (sim, options) = setup.sim();
     let mut eyes = Counting(sim.clone(), 0);
-    let dir = std::env::temp_dir().join(format!("llk-sim-memo-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut rec = SessionWriter::create(&dir).unwrap();
+    let (dir, mut rec) = test_session("sim-memo");
     let p = play_on(
         sim,
         options,
@@ -1487,17 +1483,8 @@ fn the_eyes_learn_the_ground_of_every_board_played_and_a_replay_teaches_it_again
     let grid = sim.0.borrow().window.grid();
     let deal = sim.0.borrow().window.game().board().clone();
     let mut eyes = Taught(Some(sim.clone()), Vec::new());
-    let dir = std::env::temp_dir().join(format!("llk-sim-ground-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut rec = SessionWriter::create(&dir).unwrap();
-    rec.entry(&Entry::Start {
-        rules: options.rules,
-        brain: FirstPair.name(),
-        window: "sim".into(),
-        version: "test".into(),
-        reader: None,
-    })
-    .unwrap();
+    let (dir, mut rec) = test_session("sim-ground");
+    rec.entry(&test_start(options.rules)).unwrap();
     let p = play_on(
         sim,
         options,

@@ -211,12 +211,18 @@ mod tests {
         Board::parse(&vec![".".repeat(cols); rows].join("\n")).unwrap()
     }
 
+    /// A memory of `grid` that learnt every cell of `img` as ground.
+    fn all_ground(img: &RgbaImage, grid: Grid, cfg: &ReaderConfig) -> GroundMemory {
+        let mut m = GroundMemory::new(grid);
+        m.learn(img, &empty_board(grid.rows, grid.cols), cfg);
+        m
+    }
+
     #[test]
     fn an_emptied_cell_shows_its_ground_again_whatever_its_ground() {
         let cfg = ReaderConfig::default();
         let (img, grid) = speckled(2, 3);
-        let mut m = GroundMemory::new(grid);
-        m.learn(&img, &empty_board(2, 3), &cfg);
+        let m = all_ground(&img, grid, &cfg);
         assert_eq!(m.len(), 6);
         assert_eq!(m.ground_in(&img, &cfg).len(), 6);
     }
@@ -230,8 +236,7 @@ mod tests {
             fill(&mut img, 0, 0, w, h, [200, 200, 190]);
             (img, grid)
         };
-        let mut m = GroundMemory::new(grid);
-        m.learn(&plain, &empty_board(1, 3), &cfg);
+        let m = all_ground(&plain, grid, &cfg);
         let mut now = plain.clone();
         // A blank face in the ground's own colour: only its border tells it.
         tile(&mut now, 0, 1, [200, 200, 190]);
@@ -245,8 +250,7 @@ mod tests {
     fn a_neighbours_side_and_shadow_along_one_edge_leave_the_cell_its_ground() {
         let cfg = ReaderConfig::default();
         let (img, grid) = speckled(1, 2);
-        let mut m = GroundMemory::new(grid);
-        m.learn(&img, &empty_board(1, 2), &cfg);
+        let m = all_ground(&img, grid, &cfg);
         let mut now = img.clone();
         // A tile on (0, 0) whose 3-D side and shadow fall a fifth of a pitch into (0, 1).
         tile(&mut now, 0, 0, [230, 230, 220]);
@@ -258,8 +262,7 @@ mod tests {
     fn learning_a_tile_forgets_the_cells_ground() {
         let cfg = ReaderConfig::default();
         let (img, grid) = speckled(1, 2);
-        let mut m = GroundMemory::new(grid);
-        m.learn(&img, &empty_board(1, 2), &cfg);
+        let mut m = all_ground(&img, grid, &cfg);
         m.learn(&img, &Board::parse("A.").unwrap(), &cfg);
         assert_eq!(m.len(), 1);
         assert_eq!(m.ground_in(&img, &cfg), vec![Pos::new(0, 1)]);
