@@ -163,10 +163,16 @@ pub struct ReaderConfig {
     /// Unpaired tiles allowed on a readable board: the selected tile and a hovered one.
     pub max_unpaired: usize,
     /// A type holding at least this many times the median type count (and
-    /// [`ReaderConfig::obstacle_min_count`]) is a crowd, no tile type: a game deals its
-    /// types alike (2–12 tiles a type on the KShisen sets, 2–30 on the rendered fixtures),
-    /// and no type measured holds over twice the median type's count (rendered 0..400, every
-    /// KShisen set's truth). A crowd on the board reads as obstacles, unsure:
+    /// [`ReaderConfig::obstacle_min_count`]), and this many times the next smaller type
+    /// count, is a crowd, no tile type: a game deals its types alike (2–12 tiles a type on
+    /// the KShisen sets, 2–30 on the rendered fixtures), and no type measured holds over
+    /// twice the median type's count (rendered 0..400, every KShisen set's truth) on a deal
+    /// or early in a game. Late in a game on a large board the median falls while a type
+    /// can keep all its tiles (KShisen 26x14 with 148 of 364 tiles gone: 12, 12, 10, 8, …
+    /// over a median of 4), but the counts still run down without a jump: the largest step
+    /// from one type count to the next smaller measured 2.0 (813 KShisen truth boards, all
+    /// sets and fixtures). A crowd on the board reads as
+    /// obstacles, unsure:
     /// no board measured holds more than 6 obstacles (rendered fixtures 0..400), while the
     /// crowds read there were ground (a row of tiles' 3-D sides, a patterned ground, emptied
     /// rows under a row of tiles where no ground shows outside the board) — so one frame

@@ -263,9 +263,8 @@ fn look(
         })
         .collect();
     // A crowd, as the types stage counts one: far more alike pictures than a tile type holds.
-    let crowded = |gi: usize| {
-        size[gi] >= cfg.obstacle_min_count && size[gi] as f32 >= cfg.obstacle_crowd * median as f32
-    };
+    let crowd = crowd_floor(&sizes, cfg);
+    let crowded = |gi: usize| size[gi] >= crowd;
     let rows = cells.len() / cols.max(1);
     let sides = |i: usize| ring_sides(rows, cols, i);
     let mut side_votes = [(0usize, 0usize); 4];
@@ -1700,6 +1699,31 @@ fn type_counts(kind: &[Option<usize>]) -> std::collections::BTreeMap<usize, usiz
     n
 }
 
+/// The smallest size of a crowd among groups of the `sizes` given (`usize::MAX` when none
+/// is): far more alike pictures than a tile type holds. A crowd holds at least
+/// [`ReaderConfig::obstacle_min_count`] pictures and [`ReaderConfig::obstacle_crowd`] times
+/// the median group, and stands above the first drop, from the largest group down, of that
+/// same ratio: a game deals its types alike, so their counts run down without such a jump
+/// however far a game has gone (a late KShisen game on its 26x14 board holds types of
+/// 12, 12, 10, 8, ... over a median of 4), while stones, a patterned ground or a row of
+/// tiles' 3-D sides stand far above every type.
+fn crowd_floor(sizes: &[usize], cfg: &ReaderConfig) -> usize {
+    let mut sorted: Vec<usize> = sizes.to_vec();
+    sorted.sort_unstable();
+    let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0);
+    let drop = sorted
+        .windows(2)
+        .rev()
+        .find(|w| w[1] as f32 >= cfg.obstacle_crowd * w[0] as f32)
+        .map(|w| w[1]);
+    match drop {
+        Some(d) => d
+            .max(cfg.obstacle_min_count)
+            .max((cfg.obstacle_crowd * median as f32).ceil() as usize),
+        None => usize::MAX,
+    }
+}
+
 /// The frame every tile shares: per ring block, the median over the tiles' frames. `None`
 /// with no tiles.
 fn common_frame<'a>(tiles: impl Iterator<Item = &'a Picture>) -> Option<Picture> {
@@ -2041,16 +2065,15 @@ fn board_from(
     selected.retain(|p| (0..cells.len()).all(|k| pos_of(k) != *p || !walled(k)));
     // Types by first appearance; crowded ones are obstacles.
     let final_count = type_counts(&kind);
-    let mut counts: Vec<usize> = final_count.values().copied().collect();
-    counts.sort_unstable();
-    let median = counts.get(counts.len() / 2).copied().unwrap_or(0);
+    let counts: Vec<usize> = final_count.values().copied().collect();
     let tiles: usize = counts.iter().sum();
+    let crowd = match counts.len() > 2 {
+        true => crowd_floor(&counts, cfg),
+        false => usize::MAX,
+    };
     let crowded = |g: usize| {
         let n = final_count[&g];
-        (counts.len() > 2
-            && n >= cfg.obstacle_min_count
-            && n as f32 >= cfg.obstacle_crowd * median as f32)
-            || cfg.crowds_by_share(n, tiles)
+        n >= crowd || cfg.crowds_by_share(n, tiles)
     };
     let mut letters = std::collections::HashMap::<usize, usize>::new();
     let mut board = Board::new(grid.rows, grid.cols);
@@ -2190,6 +2213,22 @@ mod tests {
             }
         }
         assert!(!g.covers_most(&p, &cfg));
+    }
+
+    #[test]
+    fn a_crowd_stands_above_every_type_not_above_the_median() {
+        let cfg = ReaderConfig::default();
+        // A late game on a large board: types of 12 left beside types of 2-10, median 4.
+        let late = [12, 12, 10, 8, 8, 6, 6, 6, 4, 4, 4, 4, 4, 4, 4, 2, 2, 2];
+        assert_eq!(crowd_floor(&late, &cfg), usize::MAX);
+        // Forty cells of a patterned ground and eighteen 3-D sides over types of 2-6.
+        let crowds = [40, 18, 6, 4, 4, 4, 2, 2, 2, 2];
+        assert_eq!(crowd_floor(&crowds, &cfg), 18);
+        // Above the jump but under the floor in count: no crowd.
+        assert!(crowd_floor(&[9, 2, 2, 2, 2], &cfg) > 9);
+        // One picture everywhere is not a crowd among types.
+        assert_eq!(crowd_floor(&[50], &cfg), usize::MAX);
+        assert_eq!(crowd_floor(&[], &cfg), usize::MAX);
     }
 }
 
