@@ -111,14 +111,44 @@ fn prominence(r: &[f32]) -> Vec<f32> {
         .collect()
 }
 
-/// The comb score of lag `l`: the mean prominence at its first multiples.
-fn comb(r: &[f32], l: f32, teeth: usize) -> f32 {
+/// The teeth of lag `l`'s comb: the peak of `r` within a few percent of each of its first
+/// `teeth` multiples that fit in the lags compared, as (multiple, where, height).
+fn comb_teeth(r: &[f32], l: f32, teeth: usize) -> Vec<(usize, f32, f32)> {
     let k_max = ((r.len() - 2) as f32 / l).floor() as usize;
     let k = teeth.min(k_max).max(1);
     (1..=k)
-        .map(|i| peak_near(r, i as f32 * l, 1.0 + i as f32 * 0.02 * l).map_or(0.0, |p| p.1))
-        .sum::<f32>()
-        / k as f32
+        .map(|i| {
+            let (x, v) =
+                peak_near(r, i as f32 * l, 1.0 + i as f32 * 0.02 * l).unwrap_or((0.0, 0.0));
+            (i, x, v)
+        })
+        .collect()
+}
+
+/// The comb score of lag `l`: the mean prominence at its first multiples.
+fn comb(r: &[f32], l: f32, teeth: usize) -> f32 {
+    let t = comb_teeth(r, l, teeth);
+    t.iter().map(|p| p.2).sum::<f32>() / t.len() as f32
+}
+
+/// The lag the teeth of lag `l`'s comb stand at: the least-squares pitch through the origin
+/// over its teeth, each weighed by its height and multiple (`l` when none stands). The comb
+/// lets each tooth sit a few percent off, so a side peak beside the first tooth (a tile's
+/// border and its 3-D side a few pixels apart) scores the same teeth as the period itself:
+/// both are the lag the teeth give.
+fn comb_centre(r: &[f32], l: f32, teeth: usize) -> f32 {
+    let (mut num, mut den) = (0f32, 0f32);
+    for (k, x, v) in comb_teeth(r, l, teeth) {
+        if v > 0.0 {
+            num += v * k as f32 * x;
+            den += v * (k * k) as f32;
+        }
+    }
+    if den > 0.0 {
+        num / den
+    } else {
+        l
+    }
 }
 
 /// The mean prominence right at the multiples of `l` that fit in the lags compared (at
@@ -164,7 +194,7 @@ pub fn pitch(profile: &[f32], cfg: &ReaderConfig) -> Result<(f32, f32), LatticeE
         .iter()
         .map(|&i| {
             let l = peak_near(&r, i as f32, 1.0).map_or(i as f32, |p| p.0);
-            (l, comb(&r, l, 4))
+            (comb_centre(&r, l, 4), comb(&r, l, 4))
         })
         .collect();
     let &(mut best, mut score) = scored
@@ -206,8 +236,16 @@ pub fn pitch(profile: &[f32], cfg: &ReaderConfig) -> Result<(f32, f32), LatticeE
         if d < min {
             continue;
         }
+        // Each in-between tooth must stand where the divisor puts it, to a pixel: a peak a
+        // few pixels off half the pitch is a feature of every tile (a band across each
+        // face), not a lattice.
         let between = (1..m)
-            .map(|k| peak_near(&r, k as f32 * d, 1.0 + 0.02 * k as f32 * d).map_or(0.0, |p| p.1))
+            .map(|k| {
+                let want = k as f32 * d;
+                peak_near(&r, want, 1.0 + 0.02 * want)
+                    .filter(|p| (p.0 - want).abs() <= 1.0)
+                    .map_or(0.0, |p| p.1)
+            })
             .fold(f32::INFINITY, f32::min);
         if between >= cfg.divisor_keep * score && between >= cfg.min_periodicity {
             let l = peak_near(&r, d, 1.5).map_or(d, |p| p.0);
@@ -445,6 +483,54 @@ mod tests {
     fn a_few_rows_take_the_pitch_their_far_teeth_show() {
         let a = axis(&few_large_rows_profile(), 0, &ReaderConfig::default()).expect("lattice");
         assert!((a.pitch - 120.0).abs() < 0.5, "{a:?}");
+    }
+
+    /// Tiles of `pitch` px from `x0` whose every boundary shows the border and 3 px on the
+    /// tile's 3-D side; each face also shows a light band across it at `band`'s share of
+    /// the pitch (and strength), and strokes that differ from tile to tile.
+    fn banded_profile(len: usize, x0: f32, pitch: f32, cells: usize, band: (f32, f32)) -> Vec<f32> {
+        let mut seed = 1u32;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let mut p: Vec<f32> = (0..len).map(|_| 4.0 * rnd()).collect();
+        for c in 0..cells {
+            let b = x0 + c as f32 * pitch;
+            p[b.round() as usize] += 90.0;
+            p[(b + 3.0).round() as usize] += 45.0;
+            p[(b + pitch * band.0).round() as usize] += band.1;
+            for _ in 0..3 {
+                let at = b + pitch * (0.2 + 0.6 * rnd());
+                p[at.round() as usize] += 30.0 * rnd();
+            }
+        }
+        p[(x0 + cells as f32 * pitch).round() as usize] += 90.0;
+        p
+    }
+
+    #[test]
+    fn a_band_across_every_face_off_half_the_pitch_does_not_divide_it() {
+        // Nine rows of 60 px, each face crossed by a light band 31 px down: the
+        // autocorrelation's peak near 30 stands a pixel and more off half the pitch.
+        for band in [(0.52, 50.0), (0.51, 70.0)] {
+            let p = banded_profile(700, 96.0, 60.0, 9, band);
+            let a = axis(&p, 0, &ReaderConfig::default()).expect("lattice");
+            assert!((a.pitch - 60.0).abs() < 0.5, "{band:?}: {a:?}");
+        }
+    }
+
+    #[test]
+    fn a_lag_beside_the_first_tooth_centres_on_the_teeth_it_finds() {
+        // Teeth at every 64 px and, 2 px past each, a tile's 3-D side: the side peak by the
+        // first tooth is a peak of its own, 65.6 px, whose comb finds the period's teeth.
+        let mut r = vec![0f32; 500];
+        for k in 1..7 {
+            r[64 * k] = 0.75;
+            r[64 * k + 2] = 0.22;
+        }
+        assert!((comb_centre(&r, 65.6, 4) - 64.0).abs() < 0.05);
+        assert_eq!(comb(&r, 65.6, 4), comb(&r, 64.0, 4));
     }
 
     #[test]
