@@ -338,6 +338,20 @@ impl Board {
             .is_some_and(|m| m.is_empty())
     }
 
+    /// Whether this board is `other` with some of its types split in two or more: the same
+    /// size, the same cells empty, obstacles and tiles, and each of this board's types
+    /// wholly within one of `other`'s (a board is its own refinement).
+    pub fn refines(&self, other: &Board) -> bool {
+        if (self.rows, self.cols) != (other.rows, other.cols) {
+            return false;
+        }
+        let mut into = [None::<u8>; 256];
+        self.positions().all(|p| match (self.get(p), other.get(p)) {
+            (Cell::Tile(x), Cell::Tile(y)) => *into[x as usize].get_or_insert(y) == y,
+            (a, b) => a == b,
+        })
+    }
+
     /// The cells where `other` disagrees with this board under the best renaming built
     /// greedily in row-major order (first occurrence fixes a letter's partner); `None` when
     /// the sizes differ. Used to score a reading cell by cell.
@@ -479,6 +493,17 @@ mod tests {
         assert!(a
             .renaming_mismatches(&Board::parse("AB").unwrap())
             .is_none());
+    }
+
+    #[test]
+    fn a_board_refines_one_that_lumps_its_types() {
+        let fine = Board::parse("AB.\nBA#").unwrap();
+        let lumped = Board::parse("xx.\nxx#").unwrap();
+        assert!(fine.refines(&lumped) && !lumped.refines(&fine));
+        assert!(fine.refines(&Board::parse("yx.\nxy#").unwrap()));
+        // Cells must agree in kind and size.
+        assert!(!fine.refines(&Board::parse("xx.\nx.#").unwrap()));
+        assert!(!fine.refines(&Board::parse("xx\nxx").unwrap()));
     }
 
     #[test]

@@ -455,7 +455,8 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
 
 /// Whether `first` reads `other`'s board with lines around it that hold no tile: two
 /// readings on one lattice ([`aligned_grids`]), `other`'s board inside `first`'s and the
-/// same there (types up to renaming), no cell of `first` outside it a tile. A board's
+/// same there (types up to renaming, `other` telling apart types `first` takes for one:
+/// [`crate::board::Board::refines`]), no cell of `first` outside it a tile. A board's
 /// extent is the cells that hold tiles and the empties between them; a line that holds
 /// none is the ground around the board. Obstacles there count as ground too (a line of the
 /// tiles' 3-D sides along one edge, a window's menu read as stones above the board), unless
@@ -478,16 +479,19 @@ pub fn padded_with_tileless_lines(first: &Reading, other: &Reading) -> bool {
     if a.positions().any(|p| !inside(p) && a.get(p).is_tile()) {
         return false;
     }
+    // A side is walled by an obstacle along it, its two corners left out: a corner lies on
+    // two sides, and a line of stones along the top says nothing of the left side.
     let (last_row, last_col) = (a.rows() - 1, a.cols() - 1);
+    let corner = |p: Pos| (p.row == 0 || p.row == last_row) && (p.col == 0 || p.col == last_col);
+    let along = |side: &dyn Fn(Pos) -> bool| {
+        a.positions()
+            .any(|p| side(p) && !corner(p) && a.get(p) == Cell::Obstacle)
+    };
     let walled = [
-        a.positions()
-            .any(|p| p.row == 0 && a.get(p) == Cell::Obstacle),
-        a.positions()
-            .any(|p| p.row == last_row && a.get(p) == Cell::Obstacle),
-        a.positions()
-            .any(|p| p.col == 0 && a.get(p) == Cell::Obstacle),
-        a.positions()
-            .any(|p| p.col == last_col && a.get(p) == Cell::Obstacle),
+        along(&|p: Pos| p.row == 0),
+        along(&|p: Pos| p.row == last_row),
+        along(&|p: Pos| p.col == 0),
+        along(&|p: Pos| p.col == last_col),
     ];
     if walled.iter().all(|&w| w) {
         return false;
@@ -496,7 +500,7 @@ pub fn padded_with_tileless_lines(first: &Reading, other: &Reading) -> bool {
     for p in b.positions() {
         part.set(p, at(a, p.row as i64 + dr, p.col as i64 + dc));
     }
-    part.same_up_to_renaming(b)
+    b.refines(&part)
 }
 
 /// A cell of a lattice (row, column) and its picture.
@@ -729,8 +733,12 @@ mod tests {
         first.board = Board::from_rows(&["##..#", "..AB.", "..BA."]).unwrap();
         assert!(padded_with_tileless_lines(&first, &other));
         // ...unless they wall the board in on every side.
-        let walled = reading_of(&["#....", "..AB#", "#.BA.", ".#..."]);
+        let walled = reading_of(&["..#..", "#.AB.", "..BA#", ".#..."]);
         assert!(!padded_with_tileless_lines(&walled, &other));
+        // Lines of stones along the top and the bottom reach the left and right sides only
+        // at their corners (a window's menu and status bar read as stones).
+        let lined = reading_of(&["#####", "..AB.", "..BA.", "#####"]);
+        assert!(padded_with_tileless_lines(&lined, &other));
         // Not when a padded line holds a tile, the board inside differs, or the lattices do
         // not line up.
         first.board = Board::from_rows(&["....C", "..AB.", "..BA."]).unwrap();
