@@ -211,12 +211,13 @@ pub struct ReaderConfig {
     /// a photo ground beside a board, paired as its leaves and berries, read as ground only
     /// once the first trim had moved the ring).
     pub extent_trims: usize,
-    /// Two obstacle cells show one look when their pictures (by [`super::pictures::distance`]
-    /// or, tint taken out, [`super::pictures::shape_distance`]) are nearer than this. A game
-    /// draws its obstacles from one sprite: over the rendered fixtures 0..400 (130 readings
-    /// with obstacles) two obstacles of a frame measure at most 5.3 apart; tile faces of
-    /// different types that a misread lattice leaves as obstacles (KShisen) measure 10.5 and
-    /// up.
+    /// Two obstacle cells show one look when their pictures (by [`super::pictures::distance`])
+    /// are nearer than this. A game draws its obstacles from one sprite: over the rendered
+    /// fixtures 0..400 (106 readings with two obstacles or more) two obstacles of a frame
+    /// measure at most 5.7 apart; tile faces of different types that a misread lattice or
+    /// lumped types leave as obstacles (KShisen) measure 10.5 and up, jade's suit tiles
+    /// 40–64. With a tint taken out ([`super::pictures::shape_distance`]) those suit tiles
+    /// measure 4–6 and would pass for one look.
     pub obstacle_look_gap: f32,
     /// A reading whose obstacles show more looks than this is unsure of them: games draw
     /// obstacles from one sprite, or a few kinds (stones and crates); every rendered reading

@@ -8,9 +8,7 @@
 
 use super::config::ReaderConfig;
 use super::ground::{describe_beside, GroundTest, SIDES};
-use super::pictures::{
-    describe, distance, frame_distance, shape_distance, single_linkage, spanning_tree, Picture,
-};
+use super::pictures::{describe, distance, frame_distance, single_linkage, spanning_tree, Picture};
 use super::pixels::{median, Integral};
 use super::{ReadError, Reading};
 use crate::board::{Cell, Pos};
@@ -73,7 +71,7 @@ pub fn obstacle_looks(frame: &RgbaImage, reading: &Reading, cfg: &ReaderConfig) 
     let mut edges = Vec::new();
     for i in 0..pics.len() {
         for j in i + 1..pics.len() {
-            let d = distance(&pics[i], &pics[j]).min(shape_distance(&pics[i], &pics[j]));
+            let d = distance(&pics[i], &pics[j]);
             edges.push((i, j, d));
         }
     }
