@@ -1198,7 +1198,7 @@ impl Run<'_, '_> {
             // game that takes a click late may have matched the pair meanwhile, and a click
             // then lands on an emptied cell or starts a selection nobody planned.
             let unchanged = attempt == 0
-                || matches!(self.read(&now, now_index)?, Ok(seen) if seen.board.same_up_to_renaming(board));
+                || matches!(self.read(&now, now_index)?, Ok(seen) if stands_as_before(&seen, board, link));
             let targets: &[Pos] = if unchanged { &need } else { &[] };
             let mut clicks = Vec::new();
             for &p in targets {
@@ -1227,8 +1227,12 @@ impl Run<'_, '_> {
                 polls += 1;
                 let seen = self.read(&f, index)?.map(|s| {
                     // Past half the patience a removal's animation is over: a pair tinted
-                    // while it goes no longer stands on the cells it leaves.
-                    let settled_game = clicked.elapsed() >= opts.verify_timeout / 2;
+                    // while it goes no longer stands on the cells it leaves. Unless one of
+                    // the pair's cells shows what it showed before the move: a click was
+                    // lost and the pair is still there (one tile of it tinted when
+                    // selected, both then pictures without a twin).
+                    let settled_game = clicked.elapsed() >= opts.verify_timeout / 2
+                        && reaction(&before.frame.image, &f.image, &grid, a, b) == Reaction::Busy;
                     emptied_as_predicted(s, board, link, predictions, settled_game)
                 });
                 let mut removed_seen = false;
@@ -1272,7 +1276,9 @@ impl Run<'_, '_> {
                             current: i == 0,
                         });
                     }
-                    if seen.board.tile_count() < board.tile_count() {
+                    if seen.board.tile_count() < board.tile_count()
+                        && !stands_as_before(seen, board, link)
+                    {
                         removed_seen = true;
                         // Another board than predicted: believe it only once it has held
                         // still for a while (a link drawn over tiles can misread twice).
@@ -1352,6 +1358,25 @@ impl Run<'_, '_> {
             }
         }
     }
+}
+
+/// Whether `seen` reads the board `before` the move `link`, the move not made: the same up
+/// to renaming once the cells it doubts on the pair's own cells are the pair's tiles. A
+/// lost click leaves one tile of the pair selected (tinted) and the other as it was; the
+/// last two tiles of a type then read as two pictures without a twin, doubted, where the
+/// pair stands.
+fn stands_as_before(seen: &Reading, before: &Board, link: &Link) -> bool {
+    let on_pair = |u: &Pos| *u == link.a || *u == link.b;
+    let mut board = seen.board.clone();
+    if seen.unsure.iter().all(on_pair)
+        && board.rows() == before.rows()
+        && board.cols() == before.cols()
+    {
+        for u in &seen.unsure {
+            board.set(*u, before.get(*u));
+        }
+    }
+    board.same_up_to_renaming(before)
 }
 
 /// The most tiles of one type (counting all of its tiles on `b`) among the types with a

@@ -839,6 +839,68 @@ fn a_doubted_tile_on_a_cell_a_tile_fell_from_is_ground_when_all_else_is_as_predi
     assert_eq!(eyes.leaves.len(), 1, "the leaf was never read");
 }
 
+/// Eyes that read a selected tile and the other tile of its type, when they are the last
+/// two of it, as two stones the reader doubts: a tinted tile and its twin, neither with a
+/// twin of its own look, as a live reader sees the last pair of a type after a lost click.
+struct SelectedPairAsStones {
+    sim: Shared,
+    read_so: u32,
+}
+
+impl Eyes for SelectedPairAsStones {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
+        let mut seen = self.sim.read(frame, grid)?;
+        let selected = self.sim.0.borrow().window.game().selected();
+        if let (Some(_), Some(p)) = (grid, selected) {
+            if let Cell::Tile(t) = seen.board.get(p) {
+                let pair: Vec<Pos> = seen
+                    .board
+                    .tiles()
+                    .filter(|&(_, u)| u == t)
+                    .map(|(q, _)| q)
+                    .collect();
+                if pair.len() == 2 {
+                    for q in pair {
+                        seen.board.set(q, Cell::Obstacle);
+                        seen.unsure.push(q);
+                    }
+                    self.read_so += 1;
+                }
+            }
+        }
+        Ok(seen)
+    }
+}
+
+#[test]
+fn a_pair_left_standing_by_a_lost_click_is_not_taken_for_removed() {
+    // Every second click lost: each pair's second click, so the first tile stays selected
+    // while the bot waits, and the last pair of each type reads as two doubted stones on
+    // the very cells the move should empty. Once half the patience has passed, those cells
+    // still show what they showed before the move (one of them): the pair is still there.
+    let mut setup = Setup::new(&config(Gravity::None, 0, None));
+    setup.lose_every = Some(3);
+    let (sim, mut options) = setup.sim();
+    // The retry of a lost click comes after half the patience, when a removal's
+    // animation is over and doubted stones on the pair's cells could pass for its ground.
+    options.verify_timeout = Duration::from_millis(600);
+    options.retry_after = Duration::from_millis(400);
+    let mut eyes = SelectedPairAsStones {
+        sim: sim.clone(),
+        read_so: 0,
+    };
+    let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
+    let s = p.summary();
+    assert!(eyes.read_so > 0, "no selected pair was read as stones");
+    assert_eq!(s.stop, Stop::Cleared, "{:?}", p.notes);
+    assert_eq!(
+        (p.stats.removed, p.stats.empty, p.stats.illegal),
+        (12, 0, 0),
+        "{:?}",
+        p.stats
+    );
+}
+
 /// Eyes that, from the moment `after` pairs are gone, read one cell emptied before then as
 /// an unsure stone on the locked grid (the ground there looks like nothing the reader
 /// knows: a photo's leaf, a neighbour's 3-D side over a photo).
