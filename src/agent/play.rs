@@ -1197,7 +1197,11 @@ impl Run<'_, '_> {
             // A retry clicks only while the board still reads as it did before the move: a
             // game that takes a click late may have matched the pair meanwhile, and a click
             // then lands on an emptied cell or starts a selection nobody planned.
+            // The pixels of the pair's cells say so first: unless both changed or the game
+            // is busy beyond them, the pair still stands (a reading can take the last pair,
+            // one tile of it selected, for ground).
             let unchanged = attempt == 0
+                || reaction(&before.frame.image, &now.image, &grid, a, b) != Reaction::Busy
                 || matches!(self.read(&now, now_index)?, Ok(seen) if stands_as_before(&seen, board, link));
             let targets: &[Pos] = if unchanged { &need } else { &[] };
             let mut clicks = Vec::new();
@@ -1225,14 +1229,17 @@ impl Run<'_, '_> {
                 sleep(opts.poll);
                 let (f, index) = self.capture()?;
                 polls += 1;
+                // What the screen shows of the pair: a removal changes both of its cells,
+                // or cells beyond them (tiles falling, the game redrawing).
+                let shown = reaction(&before.frame.image, &f.image, &grid, a, b);
                 let seen = self.read(&f, index)?.map(|s| {
                     // Past half the patience a removal's animation is over: a pair tinted
                     // while it goes no longer stands on the cells it leaves. Unless one of
                     // the pair's cells shows what it showed before the move: a click was
                     // lost and the pair is still there (one tile of it tinted when
                     // selected, both then pictures without a twin).
-                    let settled_game = clicked.elapsed() >= opts.verify_timeout / 2
-                        && reaction(&before.frame.image, &f.image, &grid, a, b) == Reaction::Busy;
+                    let settled_game =
+                        clicked.elapsed() >= opts.verify_timeout / 2 && shown == Reaction::Busy;
                     emptied_as_predicted(s, board, link, predictions, settled_game)
                 });
                 let mut removed_seen = false;
@@ -1252,7 +1259,10 @@ impl Run<'_, '_> {
                             false
                         }
                     };
-                    let settled = still && seen.unsure.is_empty();
+                    // A pair one of whose cells still shows what it showed before the move
+                    // was not taken, however the frame reads (the last pair, one tile of it
+                    // selected after a lost click, can read as bare ground).
+                    let settled = still && seen.unsure.is_empty() && shown == Reaction::Busy;
                     if let Some(i) = predicted.filter(|_| settled) {
                         self.record(&Entry::Verify {
                             n,
@@ -1277,6 +1287,7 @@ impl Run<'_, '_> {
                         });
                     }
                     if seen.board.tile_count() < board.tile_count()
+                        && shown == Reaction::Busy
                         && !stands_as_before(seen, board, link)
                     {
                         removed_seen = true;
@@ -1305,7 +1316,7 @@ impl Run<'_, '_> {
                     }
                 }
                 if !removed_seen && clicked.elapsed() >= opts.retry_after {
-                    let r = reaction(&before.frame.image, &f.image, &grid, a, b);
+                    let r = shown;
                     let again = match r {
                         // Nothing shows: every click of this try was lost.
                         Reaction::Nothing => Some(need.clone()),
