@@ -1230,8 +1230,13 @@ impl Run<'_, '_> {
                 let (f, index) = self.capture()?;
                 polls += 1;
                 // What the screen shows of the pair: a removal changes both of its cells,
-                // or cells beyond them (tiles falling, the game redrawing).
-                let shown = reaction(&before.frame.image, &f.image, &grid, a, b);
+                // or cells beyond them (tiles falling, the game redrawing). Compared only
+                // when a decision needs it (a scan of the board's pixels when nothing
+                // beyond the pair changed), once a poll.
+                let shown_once = std::cell::OnceCell::new();
+                let shown = || {
+                    *shown_once.get_or_init(|| reaction(&before.frame.image, &f.image, &grid, a, b))
+                };
                 let seen = self.read(&f, index)?.map(|s| {
                     // Past half the patience a removal's animation is over: a pair tinted
                     // while it goes no longer stands on the cells it leaves. Unless one of
@@ -1239,7 +1244,7 @@ impl Run<'_, '_> {
                     // lost and the pair is still there (one tile of it tinted when
                     // selected, both then pictures without a twin).
                     let settled_game =
-                        clicked.elapsed() >= opts.verify_timeout / 2 && shown == Reaction::Busy;
+                        clicked.elapsed() >= opts.verify_timeout / 2 && shown() == Reaction::Busy;
                     emptied_as_predicted(s, board, link, predictions, settled_game)
                 });
                 let mut removed_seen = false;
@@ -1262,7 +1267,7 @@ impl Run<'_, '_> {
                     // A pair one of whose cells still shows what it showed before the move
                     // was not taken, however the frame reads (the last pair, one tile of it
                     // selected after a lost click, can read as bare ground).
-                    let settled = still && seen.unsure.is_empty() && shown == Reaction::Busy;
+                    let settled = still && seen.unsure.is_empty() && shown() == Reaction::Busy;
                     if let Some(i) = predicted.filter(|_| settled) {
                         self.record(&Entry::Verify {
                             n,
@@ -1287,7 +1292,7 @@ impl Run<'_, '_> {
                         });
                     }
                     if seen.board.tile_count() < board.tile_count()
-                        && shown == Reaction::Busy
+                        && shown() == Reaction::Busy
                         && !stands_as_before(seen, board, link)
                     {
                         removed_seen = true;
@@ -1316,7 +1321,7 @@ impl Run<'_, '_> {
                     }
                 }
                 if !removed_seen && clicked.elapsed() >= opts.retry_after {
-                    let r = shown;
+                    let r = shown();
                     let again = match r {
                         // Nothing shows: every click of this try was lost.
                         Reaction::Nothing => Some(need.clone()),

@@ -840,8 +840,9 @@ fn a_doubted_tile_on_a_cell_a_tile_fell_from_is_ground_when_all_else_is_as_predi
 }
 
 /// Eyes that read a selected tile and the other tile of its type, when they are the last
-/// two of it, as two stones the reader doubts: a tinted tile and its twin, neither with a
-/// twin of its own look, as a live reader sees the last pair of a type after a lost click.
+/// two of it, as `picture`: two stones the reader doubts, or bare ground read with
+/// confidence (a tinted tile and its twin, neither with a twin of its own look, as live
+/// readers see the last pair of a type after a lost click).
 struct SelectedPairAsStones {
     sim: Shared,
     read_so: u32,
@@ -878,8 +879,8 @@ impl Eyes for SelectedPairAsStones {
 
 #[test]
 fn a_pair_left_standing_by_a_lost_click_is_not_taken_for_removed() {
-    // Every second click lost: each pair's second click, so the first tile stays selected
-    // while the bot waits, and the last pair of each type reads as two doubted stones on
+    // Every third click lost: now a pair's first click, now its second, so one tile stays
+    // selected while the bot waits, and the last pair of each type reads as two doubted stones on
     // the very cells the move should empty. Once half the patience has passed, those cells
     // still show what they showed before the move (one of them): the pair is still there.
     // The same pair read as bare ground, with confidence, as the stage reader can read the

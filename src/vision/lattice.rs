@@ -127,18 +127,22 @@ fn comb_teeth(r: &[f32], l: f32, teeth: usize) -> Vec<(usize, f32, f32)> {
 
 /// The comb score of lag `l`: the mean prominence at its first multiples.
 fn comb(r: &[f32], l: f32, teeth: usize) -> f32 {
-    let t = comb_teeth(r, l, teeth);
+    teeth_score(&comb_teeth(r, l, teeth))
+}
+
+/// The mean height of a comb's teeth ([`comb_teeth`]).
+fn teeth_score(t: &[(usize, f32, f32)]) -> f32 {
     t.iter().map(|p| p.2).sum::<f32>() / t.len() as f32
 }
 
-/// The lag the teeth of lag `l`'s comb stand at: the least-squares pitch through the origin
-/// over its teeth, each weighed by its height and multiple (`l` when none stands). The comb
-/// lets each tooth sit a few percent off, so a side peak beside the first tooth (a tile's
-/// border and its 3-D side a few pixels apart) scores the same teeth as the period itself:
-/// both are the lag the teeth give.
-fn comb_centre(r: &[f32], l: f32, teeth: usize) -> f32 {
+/// The lag the `teeth` of lag `l`'s comb ([`comb_teeth`]) stand at: the least-squares pitch
+/// through the origin over them, each weighed by its height and multiple (`l` when none
+/// stands). The comb lets each tooth sit a few percent off, so a side peak beside the first
+/// tooth (a tile's border and its 3-D side a few pixels apart) scores the same teeth as the
+/// period itself: both are the lag the teeth give.
+fn comb_centre(teeth: &[(usize, f32, f32)], l: f32) -> f32 {
     let (mut num, mut den) = (0f32, 0f32);
-    for (k, x, v) in comb_teeth(r, l, teeth) {
+    for &(k, x, v) in teeth {
         if v > 0.0 {
             num += v * k as f32 * x;
             den += v * (k * k) as f32;
@@ -194,7 +198,8 @@ pub fn pitch(profile: &[f32], cfg: &ReaderConfig) -> Result<(f32, f32), LatticeE
         .iter()
         .map(|&i| {
             let l = peak_near(&r, i as f32, 1.0).map_or(i as f32, |p| p.0);
-            (comb_centre(&r, l, 4), comb(&r, l, 4))
+            let teeth = comb_teeth(&r, l, 4);
+            (comb_centre(&teeth, l), teeth_score(&teeth))
         })
         .collect();
     let &(mut best, mut score) = scored
@@ -529,7 +534,7 @@ mod tests {
             r[64 * k] = 0.75;
             r[64 * k + 2] = 0.22;
         }
-        assert!((comb_centre(&r, 65.6, 4) - 64.0).abs() < 0.05);
+        assert!((comb_centre(&comb_teeth(&r, 65.6, 4), 65.6) - 64.0).abs() < 0.05);
         assert_eq!(comb(&r, 65.6, 4), comb(&r, 64.0, 4));
     }
 

@@ -2067,9 +2067,10 @@ fn board_from(
     let final_count = type_counts(&kind);
     let counts: Vec<usize> = final_count.values().copied().collect();
     let tiles: usize = counts.iter().sum();
-    let crowd = match counts.len() > 2 {
-        true => crowd_floor(&counts, cfg),
-        false => usize::MAX,
+    let crowd = if counts.len() > 2 {
+        crowd_floor(&counts, cfg)
+    } else {
+        usize::MAX
     };
     let crowded = |g: usize| {
         let n = final_count[&g];
