@@ -61,6 +61,9 @@ enum BenchCmd {
     Plan(cli::plan::BenchArgs),
     /// Reading speed on a full-HD frame.
     Read(cli::vision::BenchArgs),
+    /// Reading accuracy on folders of screenshots with truth files: exact, wrong (sure),
+    /// unsure, refused, and refused as expected.
+    Truth(cli::accuracy::TruthArgs),
 }
 
 fn main() -> ExitCode {
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
         Cmd::Render(a) => cli::render::render(a),
         Cmd::Bench(BenchCmd::Plan(a)) => cli::plan::bench(a),
         Cmd::Bench(BenchCmd::Read(a)) => cli::vision::bench(a),
+        Cmd::Bench(BenchCmd::Truth(a)) => cli::accuracy::truth(a),
         Cmd::Slide(a) => cli::slide::run(a),
         Cmd::Puzzle(a) => cli::puzzle::run(a),
         Cmd::Game(a) => cli::live::game(a),

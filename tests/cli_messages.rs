@@ -307,3 +307,69 @@ fn a_dash_reads_stdin() {
     assert!(e.contains("stdin: cannot read"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `llk bench truth` classes each frame of a folder against its truth: rendered fixtures
+/// read exactly; a truth file whose board is not what the picture shows (two tiles swapped
+/// for a third type) is a confident misreading; an empty folder and a broken truth file are
+/// named.
+#[test]
+fn bench_truth_classes_frames_and_names_bad_folders() {
+    let dir = scratch("bench-truth");
+    let o = llk(&[
+        "render",
+        "--fixtures",
+        s(&dir),
+        "--count",
+        "3",
+        "--seed",
+        "5",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = llk(&["bench", "truth", s(&dir)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let row = format!("| {} | 3 | 3 | 0 | 0 | 0 | 0 | 0 |", dir.display());
+    assert!(stdout(&o).contains(&row), "{}", stdout(&o));
+
+    // Rename one tile of the first fixture's truth to a letter no other tile has: the
+    // reading, sure, no longer matches it.
+    let first = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".truth.json"))
+        .min()
+        .unwrap();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&first).unwrap()).unwrap();
+    let rows = v["cells"].as_array_mut().unwrap();
+    let row = rows
+        .iter_mut()
+        .find(|r| r.as_str().unwrap().chars().any(|c| c.is_ascii_alphabetic()))
+        .unwrap();
+    let text = row.as_str().unwrap();
+    let at = text.find(|c: char| c.is_ascii_alphabetic()).unwrap();
+    let mut changed = text.to_string();
+    changed.replace_range(at..at + 1, "~");
+    *row = serde_json::Value::String(changed);
+    std::fs::write(&first, serde_json::to_string(&v).unwrap()).unwrap();
+    let o = llk(&["bench", "truth", s(&dir), "--list"]);
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!("| {} | 3 | 2 | 1 |", dir.display())),
+        "{out}"
+    );
+    let name = first
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .replace(".truth.json", "");
+    assert!(out.contains(&format!("  W {name} read ")), "{out}");
+
+    std::fs::write(&first, "{ not json").unwrap();
+    let e = one_line_error(&llk(&["bench", "truth", s(&dir)]));
+    assert!(e.contains("is not JSON"), "{e}");
+    let empty = scratch("bench-truth-empty");
+    let e = one_line_error(&llk(&["bench", "truth", s(&empty)]));
+    assert!(e.contains("no *.truth.json files"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&empty);
+}

@@ -42,12 +42,27 @@ fn stages_for(dir: &Path) -> (Box<dyn Brain>, Vision) {
 }
 
 /// Steps of a recording that today's vision reads otherwise, by name: a new difference and
-/// a silent return both show. None today: `kshisen-14x6-gravity-down` frames 320..=327 (a
-/// removal's link line across row 1, recorded as a board with two unsure cells on the
-/// locked grid) were refused as an animation for a while and read as recorded again once
-/// the ground's colour test counted only the blocks away from neighbouring tiles' sides.
-fn known_differences(_session: &str) -> Vec<String> {
-    Vec::new()
+/// a silent return both show. The KShisen sessions' last frames show the last pair under
+/// its removal's link line: recorded as the cleared board (with nothing else to pair, every
+/// picture was taken for ground), they are now refused as an animation, and the last move's
+/// check fails on the last of them. (`kshisen-14x6-gravity-down` frames 320..=327, a line across row 1
+/// recorded as a board with two unsure cells on the locked grid, were refused for a while
+/// and read as recorded again once the ground's colour test counted only the blocks away
+/// from neighbouring tiles' sides.)
+fn known_differences(session: &str) -> Vec<String> {
+    // The frames of the last pair's line, and move 41 (the last) checked on the last one.
+    let last_line = |frames: std::ops::RangeInclusive<usize>| {
+        let last = *frames.end();
+        frames
+            .map(|f| format!("read frame {f}"))
+            .chain([format!("move 41 -> frame {last}")])
+            .collect()
+    };
+    match session {
+        "kshisen-14x6-gravity-down" => last_line(557..=561),
+        "kshisen-14x6-gravity-none" => last_line(483..=490),
+        _ => Vec::new(),
+    }
 }
 
 #[test]
@@ -73,7 +88,8 @@ fn recorded_sessions_replay_exactly() {
         // A known difference is only ever a refusal where the recording read a board.
         for c in &bad {
             assert!(
-                c.detail.starts_with("recorded a board, now animation"),
+                c.detail.starts_with("recorded a board, now animation")
+                    || c.detail.starts_with("expected a board, got animation"),
                 "{name}: {c:#?}"
             );
         }

@@ -1,5 +1,6 @@
 //! One module per group of subcommands; each turns its arguments into library calls.
 
+pub mod accuracy;
 pub mod exit;
 pub mod game_args;
 pub mod input;

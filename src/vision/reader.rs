@@ -423,7 +423,11 @@ fn look(
     // A lone picture is ground when, by mean colour and texture, it is nearer the ground
     // cells on the ring than any paired picture (a textured ground never pairs with
     // itself, and the cells a game empties carry its tiles' shadows, so they pass no fixed
-    // ground test, but they stay nearer the ground than the tiles).
+    // ground test, but they stay nearer the ground than the tiles). Only when some
+    // pictures pair: with none to compare (a game's last pair, one of it tinted by a
+    // selection) every picture is nearer the ground than any tile, and the test would
+    // empty the board; [`settle_ground`] still grounds a lone picture that lies among the
+    // ground cells.
     let feature_gap =
         |a: &Picture, b: &Picture| colour_dist(a.mean, b.mean) + (a.spread - b.spread).abs();
     let refs: Vec<(&Picture, bool)> = idx
@@ -453,7 +457,7 @@ fn look(
             }
         }
     }
-    if refs.iter().any(|r| r.1) {
+    if refs.iter().any(|r| r.1) && refs.iter().any(|r| !r.1) {
         for (k, &i) in idx.iter().enumerate() {
             if seen[i] != Seen::Lone {
                 continue;
@@ -1283,6 +1287,18 @@ fn read_unjudged(
         cfg,
     );
     ground_runs_on(&pics, rows, cols, &mut seen, found == Found::InFrame, cfg);
+    // On a given grid where no two pictures pair, the pictures left are the last tiles,
+    // or the last pair under its removal's link line with the emptied cells the line runs
+    // over: two and two alike, with no type to tell tiles from line. The line is looked
+    // for here only: with tiles left to pair, an emptied row's centre between the tiles
+    // and the window's chrome can pass for one.
+    let on_board = |i: usize| inside(i) && seen[i] != Seen::Ground;
+    if found == Found::Given
+        && (0..rows * cols).any(on_board)
+        && (0..rows * cols).all(|i| !on_board(i) || seen[i] == Seen::Lone)
+    {
+        animation::check_link_line(frame, grid)?;
+    }
     let sheet_like = SheetCells { rows, cols, pics };
     // Walls only where the grid was found: on a given grid the frame is one of a game in
     // progress, whose pair being removed is tinted and shows no face, as a stone shows none
@@ -1684,6 +1700,12 @@ fn framed_selection(
     if *top <= cfg.selected_frame_gap || *top < 2.0 * next {
         return None;
     }
+    // In a pair both members lie equally far from each other, and only the shared frame
+    // tells the tinted one: with no other tile to share it (a game's last pair) none is
+    // reported.
+    if near.len() == 2 && common.is_none() {
+        return None;
+    }
     let stray = |p: &Picture| common.map_or(0.0, |c| frame_distance(p, c));
     near.iter()
         .max_by(|a, b| a.0.total_cmp(&b.0).then(stray(a.2).total_cmp(&stray(b.2))))
@@ -1998,10 +2020,19 @@ fn board_from(
         kind[a] = Some(next_group);
         kind[b] = Some(next_group);
         next_group += 1;
-        let stray = |k: usize| common.as_ref().map_or(0.0, |c| frame_distance(pic(k), c));
-        let sel = if stray(a) >= stray(b) { a } else { b };
+        // With no type to measure them against (nothing else pairs: a game's last pair, or
+        // its cells crossed by the removal's link line with the emptied cells it runs over)
+        // two pictures alike are no proof of a pair: they stay unsure.
+        if members.is_empty() {
+            continue;
+        }
         unsure.retain(|p| *p != pos_of(a) && *p != pos_of(b));
-        selected.push(pos_of(sel));
+        // With no other tile there is no shared frame to stray from (a game's last pair):
+        // which of the two is tinted is not in the frame, and none is reported.
+        if let Some(c) = common.as_ref() {
+            let stray = |k: usize| frame_distance(pic(k), c);
+            selected.push(pos_of(if stray(a) >= stray(b) { a } else { b }));
+        }
     }
     // Tiles come in pairs: one picture left alone while exactly one type holds an odd
     // count is that type's missing member when its shape is among its nearest types (a
@@ -2529,6 +2560,27 @@ mod cell_tests {
         let b = &r.board;
         assert_eq!(b.get(Pos::new(1, 2)), b.get(Pos::new(1, 3)), "{b}");
         assert_ne!(b.get(Pos::new(1, 2)), b.get(Pos::new(0, 0)), "{b}");
+    }
+
+    #[test]
+    fn a_games_last_pair_with_one_tinted_is_unsure_tiles_and_not_ground() {
+        // Only the last pair is left on a given grid, its second tile tinted: with no
+        // other tile to compare, both pictures are nearer the ground than any tile, yet
+        // neither shows the ground.
+        let img = RgbaImage::from_pixel(40 * 7, 40 * 5, Rgba([GREEN[0], GREEN[1], GREEN[2], 255]));
+        let kinds = [0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 4];
+        let r = read_drawn_as(Found::Given, img, &kinds, 4, |img, x, y, i, k| {
+            if k > 0 {
+                tile(img, x, y, k, i == 11)
+            }
+        })
+        .unwrap();
+        let b = &r.board;
+        assert_eq!(b.tile_count(), 2, "{b}");
+        assert_eq!(b.get(Pos::new(2, 1)), b.get(Pos::new(2, 3)), "{b}");
+        // Nothing else pairs to measure the two against: the pair stands, unsure.
+        assert_eq!(r.unsure, vec![Pos::new(2, 1), Pos::new(2, 3)], "{b}");
+        assert!(r.selected.is_empty(), "{:?}\n{b}", r.selected);
     }
 
     /// A colour under the yellow tint the test tiles are selected with.
