@@ -330,3 +330,34 @@ fn live_eyes_keep_both_readers_while_they_agree() {
     assert_eq!(row(0), "......x.....x.", "{}", later.board);
     assert_eq!(row(1), "......xxx.x.x.", "{}", later.board);
 }
+
+/// A late frame of a live game (`scripts/kshisen-e2e 0:true:0:traditional:color_plain`,
+/// `fixtures/kshisen/live/s0-traditional-color_plain-line-below.png`): six tiles left on
+/// the bottom row, the two of a pair selected with the link line run below the board between
+/// them. Read by the stage reader on the grid the game locked, the two light-faced tiles
+/// (columns 6 and 11, checked by eye), whose faces mostly show the ground's colour, must stay
+/// tiles: their frames are the other tiles' frames, not the two selected ones'. Read as
+/// ground, the bot took a removal that never happened, learnt the tiles as ground and
+/// claimed a cleared game with two tiles left.
+#[test]
+fn light_faced_tiles_beside_a_selected_pair_under_its_line_stay_tiles() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/kshisen/live");
+    let frame = load_image(&dir.join("s0-traditional-color_plain-line-below.png")).unwrap();
+    let grid = Grid {
+        origin: (47.66777, 171.39902),
+        pitch: (58.000256, 74.00244),
+        rows: 6,
+        cols: 14,
+    };
+    let r = read_grid(&frame, &grid, &ReaderConfig::default()).expect("the frame reads");
+    let want = Board::parse(
+        "..............\n..............\n..............\n..............\n..............\n...A..BC.CAB..",
+    )
+    .unwrap();
+    assert!(
+        want.renaming_mismatches(&r.board)
+            .is_some_and(|m| m.is_empty()),
+        "{}",
+        r.board
+    );
+}

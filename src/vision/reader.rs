@@ -304,9 +304,11 @@ fn look(
                 && on_ring[gi] * 4 <= size[gi].max(4)
         })
         .map(|(k, _)| pics[k])
-        .step_by(3)
-        .take(40)
         .collect();
+    // At most 40 of them, spread over all: a late game's few tiles may be the two a
+    // selection frames and a link line crosses, whose frames are no other tile's.
+    let step = tile_like.len().div_ceil(40).max(1);
+    let tile_like: Vec<&Picture> = tile_like.into_iter().step_by(step).collect();
     let ground_like: Vec<&Picture> = idx
         .iter()
         .enumerate()
