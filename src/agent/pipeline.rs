@@ -60,6 +60,10 @@ impl Eyes for Vision {
         };
         memory.learn(frame, board, &ReaderConfig::default());
     }
+
+    fn forget_ground(&mut self) -> bool {
+        self.memory.take().is_some()
+    }
 }
 
 /// The planner. Plans are kept reproducible (a state budget, no wall-clock limit) so a

@@ -1024,6 +1024,26 @@ impl Run<'_, '_> {
                     shot.seen = seen;
                 }
             }
+            if shot.seen.board.is_clear() && self.grid.is_some() && self.p.eyes.forget_ground() {
+                // Clear on the locked grid with the ground remembered: read again without
+                // it. A tile a wrong reading once left out is remembered as ground, and the
+                // game would end "cleared" with it on screen. A sure reading with tiles is
+                // played on (the eyes learn the ground again from the boards played); an
+                // unsure one (a photo ground's emptied cells, which the memory was for)
+                // does not stand against the clear one.
+                self.record(&Entry::Forget { frame: shot.index })?;
+                self.last_read = None;
+                if let Ok(seen) = self.read_on(&shot.frame, shot.index, self.grid)? {
+                    if is_sure(&seen) && !seen.board.is_clear() {
+                        self.note(&format!(
+                            "the board read clear with the ground remembered shows {} tiles \
+                             without it: the remembered ground is forgotten",
+                            seen.board.tile_count()
+                        ));
+                        shot.seen = seen;
+                    }
+                }
+            }
             if shot.seen.board.is_clear() {
                 // Clear on the locked grid: unless tiles stand beside it.
                 match self.grow_lock(&shot.frame, shot.index)? {

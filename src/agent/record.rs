@@ -217,6 +217,12 @@ pub enum Entry {
         /// The board's rows in text form.
         board: Vec<String>,
     },
+    /// The eyes forgot the ground they were taught ([`super::Eyes::forget_ground`]) before
+    /// frame `frame`, read clear on the locked grid, was read again.
+    Forget {
+        /// The frame read clear.
+        frame: usize,
+    },
     /// A click on `cell`, selected before the bot's first click, to deselect it.
     Deselect {
         /// The selected tile.

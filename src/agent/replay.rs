@@ -353,6 +353,9 @@ pub fn replay_session(
                 let img = load(&files, *frame)?;
                 eyes.ground_seen(&img, grid, &board_of(board)?);
             }
+            Entry::Forget { .. } => {
+                eyes.forget_ground();
+            }
             _ => {}
         }
     }

@@ -1599,3 +1599,52 @@ fn the_eyes_learn_the_ground_of_every_board_played_and_a_replay_teaches_it_again
     assert_eq!(&again.1, taught);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Exact eyes whose ground memory went wrong: once taught a board ([`Eyes::ground_seen`]),
+/// they read the game's last pair as empty until they forget what they were taught, as a
+/// tile a wrong reading once left out is read as its cell's remembered ground.
+struct Haunted {
+    sim: Shared,
+    taught: bool,
+}
+
+impl Eyes for Haunted {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
+        let mut seen = self.sim.read(frame, grid)?;
+        if self.taught && seen.board.tile_count() <= 2 {
+            let tiles: Vec<Pos> = seen.board.tiles().map(|(p, _)| p).collect();
+            for p in tiles {
+                seen.board.set(p, Cell::Empty);
+            }
+        }
+        Ok(seen)
+    }
+
+    fn ground_seen(&mut self, _frame: &RgbaImage, _grid: &Grid, _board: &Board) {
+        self.taught = true;
+    }
+
+    fn forget_ground(&mut self) -> bool {
+        std::mem::take(&mut self.taught)
+    }
+}
+
+#[test]
+fn a_last_pair_the_remembered_ground_hides_is_played_not_called_cleared() {
+    let setup = Setup::new(&config(Gravity::None, 0, None));
+    let (sim, options) = setup.sim();
+    let mut eyes = Haunted {
+        sim: sim.clone(),
+        taught: false,
+    };
+    let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
+    assert_eq!(p.summary().stop, Stop::Cleared);
+    assert_eq!(p.stats.removed, 12, "{:?}", p.stats);
+    assert!(
+        p.notes
+            .iter()
+            .any(|n| n.contains("the remembered ground is forgotten")),
+        "{:?}",
+        p.notes
+    );
+}

@@ -24,6 +24,13 @@ pub trait Eyes {
     /// the same for the rest of the game ([`crate::vision::GroundMemory`]); eyes that read
     /// no pixels (a simulated game's) have nothing to learn.
     fn ground_seen(&mut self, _frame: &RgbaImage, _grid: &Grid, _board: &Board) {}
+
+    /// Forgets the ground [`Eyes::ground_seen`] taught; whether there was any. A tile a
+    /// wrong reading once left out is remembered as the ground of its cell, and read as
+    /// ground for the rest of the game.
+    fn forget_ground(&mut self) -> bool {
+        false
+    }
 }
 
 /// What a planner proposes for a board.
