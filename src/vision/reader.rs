@@ -1131,10 +1131,11 @@ fn calibrated(frame: &RgbaImage, reading: Reading, cfg: &ReaderConfig) -> Readin
 }
 
 /// Reads the cells of a known grid: its tiles, empties, obstacles and selected tiles, with
-/// the ground learnt from the ring of cells around it. No link-line check here: on a
-/// locked grid whose top rows a game has emptied, the empty row's centre line runs thin and
-/// even between the tiles below and the window's chrome above, which the check takes for a
-/// link line (on a recorded KShisen game it refuses 60 frames that way).
+/// the ground learnt from the ring of cells around it. No link-line check here while some
+/// pictures pair: on a locked grid whose top rows a game has emptied, the empty row's
+/// centre line runs thin and even between the tiles below and the window's chrome above,
+/// which the check takes for a link line (on a recorded KShisen game it refuses 60 frames
+/// that way). Where nothing pairs (the last pair, perhaps under its line) it runs.
 pub fn read_grid(frame: &RgbaImage, grid: &Grid, cfg: &ReaderConfig) -> Result<Reading, ReadError> {
     // A locked grid needs no tiles to be believed: the last pair, or a cleared board.
     read_known(frame, grid, cfg, Found::Given, None)
