@@ -95,7 +95,7 @@ fn image_of(truth: &Path, v: &Value) -> Option<PathBuf> {
 }
 
 /// Classes one frame: (class, a note on what was read); `None` for a board whose truth
-/// gives no cells.
+/// gives neither its cells nor its size and the game's count of tiles left.
 fn classify(truth: &Path, reader: ReaderChoice) -> Result<Option<(Class, String)>> {
     let text = std::fs::read_to_string(truth)
         .with_context(|| format!("cannot read {}", truth.display()))?;
@@ -116,7 +116,7 @@ fn classify(truth: &Path, reader: ReaderChoice) -> Result<Option<(Class, String)
         None => None,
     };
     // Without cells a board's truth may still give its size and the game's own count of
-    // tiles left: the reading must match both. Without either it cannot be scored.
+    // tiles left: the reading must match both. Without them it cannot be scored.
     let size = ["rows", "cols"].map(|k| v.get(k).and_then(Value::as_u64).map(|n| n as usize));
     let tiles_left = v
         .pointer("/counters/remaining_tiles")
