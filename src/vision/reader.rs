@@ -2030,12 +2030,9 @@ fn board_from(
             continue;
         }
         unsure.retain(|p| *p != pos_of(a) && *p != pos_of(b));
-        // With no other tile there is no shared frame to stray from (a game's last pair):
-        // which of the two is tinted is not in the frame, and none is reported.
-        if let Some(c) = common.as_ref() {
-            let stray = |k: usize| frame_distance(pic(k), c);
-            selected.push(pos_of(if stray(a) >= stray(b) { a } else { b }));
-        }
+        let stray = |k: usize| common.as_ref().map_or(0.0, |c| frame_distance(pic(k), c));
+        let sel = if stray(a) >= stray(b) { a } else { b };
+        selected.push(pos_of(sel));
     }
     // Tiles come in pairs: one picture left alone while exactly one type holds an odd
     // count is that type's missing member when its shape is among its nearest types (a
