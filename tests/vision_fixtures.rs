@@ -114,10 +114,12 @@ fn fresh_fixtures_read_exactly() {
 /// reads with confidence (no unsure cell, every type even) yet wrongly. Refusals and unsure
 /// readings are allowed here (the bot does not click them); a confident misreading is what
 /// makes it click wrong pairs. Asserted equal, so a new one or a silent fix both show.
-/// Most are obstacles: the dark theme's stones, whose face test cannot tell them from a tile
-/// whose picture covers its face, pair like a tile type, and a lone stone nearer the
-/// ground's colour than any tile's reads as ground (what was tried is in docs/vision.md).
-/// Pairs of stones and crates drawn without the tiles' face are walled off.
+/// Most are obstacles: the dark theme's stones, when only one of the two looks at the
+/// tiles' body (frame, face corners) misses it on them, pair like a tile type, and a lone
+/// stone nearer the ground's colour than any tile's reads as ground (what was tried is in
+/// docs/vision.md). Pairs of stones and crates drawn without the tiles' face are walled off,
+/// and so are the dark stones both looks name (`case0005`, `case0021`, `case0153`,
+/// `case0189`: their grey near the face showed "face" blocks, `ReaderConfig::face_exact`).
 /// `case0025` and `case0061` were read on lattices with cells over twice as long one way
 /// as the other; such a lattice's longer axis is now divided
 /// (`ReaderConfig::max_cell_aspect`), and both are refused. `case0152` was refused while
@@ -126,12 +128,10 @@ fn fresh_fixtures_read_exactly() {
 #[test]
 fn stage_reader_confident_misreadings_are_the_known_ones() {
     use llk::vision::{read_with, ReaderChoice};
-    let known: Vec<String> = [
-        5, 21, 27, 36, 38, 39, 59, 65, 69, 86, 99, 152, 153, 154, 181, 189,
-    ]
-    .iter()
-    .map(|n| fixture_spec(*n).name)
-    .collect();
+    let known: Vec<String> = [27, 36, 38, 39, 59, 65, 69, 86, 99, 152, 154, 181]
+        .iter()
+        .map(|n| fixture_spec(*n).name)
+        .collect();
     let mut wrong = Vec::new();
     for i in 0..CASES {
         let (img, _, truth) = fixture_case(i);

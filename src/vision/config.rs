@@ -296,6 +296,17 @@ pub struct ReaderConfig {
     pub face_rough: f32,
     /// See [`ReaderConfig::face_rough`].
     pub face_clean: f32,
+    /// How near the face colour an inner block must be to show the face itself, for a group
+    /// that both the frame and the face-corner tests (`vision::obstacles`) name alone as
+    /// lacking the tiles' body. Within [`ReaderConfig::face_clean`], the dark theme's grey
+    /// stones show "face" in up to 0.54 of their blocks (their grey lies near the grey-blue
+    /// face); within 5 up to 0.05, within 3 none: measured on the 76 groups both tests name
+    /// in the rendered fixtures 0..200 and 2200..2400 (75 obstacle groups, every one 0
+    /// within 3, and one mahjong pair of tiles, 0 too). A flat face between the strokes of
+    /// a symbol that covers its corners and sides (a constructed tile) shows in 0.24 of the
+    /// blocks within 3 (0.44 within 5: blocks across a stroke's edge fall out). No KShisen
+    /// group of the sets measured (fixtures, heldout24, heldout25) is named by both tests.
+    pub face_exact: f32,
     /// A paired group the face-corner and frame tests (`vision::obstacles`)
     /// call obstacles is walled off by the stage reader only when, in the median of its
     /// cells, at most this share of the inner blocks shows the face (the commonest block
@@ -389,6 +400,7 @@ impl Default for ReaderConfig {
             halves_min_types: 4,
             face_rough: 30.0,
             face_clean: 16.0,
+            face_exact: 3.0,
             obstacle_face_share: 0.03,
             remembered_gap: 6.0,
             remembered_share: 0.6,

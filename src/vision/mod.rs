@@ -2042,8 +2042,11 @@ fn read_cells_detail(
             (i % grid.cols) as i32,
         )
     };
-    let (obstacle_groups, far) =
-        obstacles::obstacle_groups(&refs, &grouping.group, &frame_of, &ReaderConfig::default());
+    let obstacles::ObstacleVerdict {
+        groups: obstacle_groups,
+        far,
+        ..
+    } = obstacles::obstacle_groups(&refs, &grouping.group, &frame_of, &ReaderConfig::default());
     let mut faceless = vec![false; grid.rows * grid.cols];
     for (k, &i) in full.iter().enumerate() {
         faceless[i] = far[k];

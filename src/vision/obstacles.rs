@@ -106,6 +106,19 @@ struct FrameVerdict {
     framed: Vec<bool>,
 }
 
+/// What [`obstacle_groups`] finds of a board's groups.
+#[derive(Debug, PartialEq)]
+pub(crate) struct ObstacleVerdict {
+    /// The groups that are obstacles rather than tiles.
+    pub groups: Vec<usize>,
+    /// Per cell: whether its face corners miss the face every tile shows.
+    pub far: Vec<bool>,
+    /// Whether the frame test and the face-corner test each name the one group found,
+    /// alone: two looks at the body (the band along its sides, the patches in its
+    /// corners) that a tile's picture can fool only one at a time.
+    pub agreed: bool,
+}
+
 /// Groups that are obstacles rather than tiles. Every tile of a game shares a body (the face
 /// around the symbol), seen in at least two face corners (a symbol reaches two at most) and
 /// cleanly in one (see [`ReaderConfig::face_clean`]); the body is
@@ -118,9 +131,14 @@ pub(crate) fn obstacle_groups(
     group: &[usize],
     frame_of: &dyn Fn(usize) -> Option<Frame>,
     cfg: &ReaderConfig,
-) -> (Vec<usize>, Vec<bool>) {
+) -> ObstacleVerdict {
+    let verdict = |groups: Vec<usize>, far: Vec<bool>, agreed: bool| ObstacleVerdict {
+        groups,
+        far,
+        agreed,
+    };
     if cells.is_empty() {
-        return (Vec::new(), Vec::new());
+        return verdict(Vec::new(), Vec::new(), false);
     }
     let frame = frameless_group(group, frame_of, cfg);
     // The face colour is the most common corner colour, within 20; at most 240 patches are
@@ -153,10 +171,11 @@ pub(crate) fn obstacle_groups(
         .collect();
     let far_cells = cells.iter().map(|x| far(x)).collect();
     if let Some(g) = frame.as_ref().and_then(|f| f.frameless) {
-        return (vec![g], far_cells);
+        let agreed = odd_ones == [g];
+        return verdict(vec![g], far_cells, agreed);
     }
     if odd_ones.len() == 1 {
-        return (odd_ones, far_cells);
+        return verdict(odd_ones, far_cells, false);
     }
     // Several faceless groups: Ele.me's food fills its tiles to three corners (every tile
     // within 6 of the face in one corner, no more), but no tile hides its face in
@@ -175,9 +194,9 @@ pub(crate) fn obstacle_groups(
     }
     let bare_ones: Vec<usize> = (0..ng).filter(|&g| bare[g].1 * 2 > bare[g].0).collect();
     if odd_ones.len() > 1 && bare_ones.len() == 1 {
-        (bare_ones, far_cells)
+        verdict(bare_ones, far_cells, false)
     } else {
-        (Vec::new(), far_cells)
+        verdict(Vec::new(), far_cells, false)
     }
 }
 
@@ -186,9 +205,9 @@ pub(crate) fn obstacle_groups(
 const FACE_SAMPLE: usize = 480;
 
 /// Per picture, the share of its inner blocks that show the face: the most common block
-/// colour over all `pics` (within [`ReaderConfig::face_clean`]). A tile shows its face
-/// between the strokes of its symbol; a stone or a crate is drawn without it.
-pub(crate) fn face_shares(pics: &[&Picture], cfg: &ReaderConfig) -> Vec<f32> {
+/// colour over all `pics`, within `tol`. A tile shows its face between the strokes of its
+/// symbol; a stone or a crate is drawn without it.
+pub(crate) fn face_shares(pics: &[&Picture], tol: f32) -> Vec<f32> {
     let blocks = |p: &Picture| -> Vec<[f32; 3]> {
         p.blocks
             .chunks_exact(3)
@@ -202,10 +221,7 @@ pub(crate) fn face_shares(pics: &[&Picture], cfg: &ReaderConfig) -> Vec<f32> {
     pics.iter()
         .map(|p| {
             let b = blocks(p);
-            let near = b
-                .iter()
-                .filter(|&&c| colour_dist(c, face) <= cfg.face_clean)
-                .count();
+            let near = b.iter().filter(|&&c| colour_dist(c, face) <= tol).count();
             near as f32 / b.len().max(1) as f32
         })
         .collect()
@@ -227,13 +243,15 @@ mod tests {
         let edge_tile = CellFeatures::with_body([off(60.0), off(3.0), off(-20.0), off(120.0)]);
         let stone = CellFeatures::with_body([off(62.0), off(29.0), off(-23.5), off(95.0)]);
         let cells = [&tile, &tile, &edge_tile, &edge_tile, &stone, &stone];
-        let (obstacles, far) = obstacle_groups(
+        let v = obstacle_groups(
             &cells,
             &[0, 0, 1, 1, 2, 2],
             &|_| None,
             &ReaderConfig::default(),
         );
-        assert_eq!(far, vec![false, false, false, false, true, true]);
-        assert_eq!(obstacles, vec![2]);
+        assert_eq!(v.far, vec![false, false, false, false, true, true]);
+        assert_eq!(v.groups, vec![2]);
+        // No frame to look at: the corners alone speak.
+        assert!(!v.agreed);
     }
 }

@@ -1782,7 +1782,9 @@ struct SheetCells {
 /// The paired groups of a board that are obstacles (stones, crates, locks): those drawn
 /// without the body every tile shares ([`obstacle_groups`]: the face in its corners, the
 /// frame along its sides), whose face shows nowhere inside either
-/// ([`ReaderConfig::obstacle_face_share`]), and whose shape is no tile type's once a tint is
+/// ([`ReaderConfig::obstacle_face_share`]; within [`ReaderConfig::face_exact`] of it where
+/// both looks at the body name the group alone,
+/// [`ObstacleVerdict::agreed`](super::obstacles::ObstacleVerdict)), and whose shape is no tile type's once a tint is
 /// taken out: a game tints the pair it removes, or the tile the player selected, and the
 /// tint hides the face as an obstacle does ([`ReaderConfig::shape_join_ratio`], as a lone
 /// tinted picture joins its type). `cells` are the board's cells in sheet order, `kind`
@@ -1826,14 +1828,21 @@ fn walls(
         let (r, c) = pos(held[j]);
         cells::frame_profile(integral, grid, r as i32, c as i32)
     };
-    let faceless = obstacle_groups(&refs, &dense, &frame_of, cfg).0;
-    if faceless.is_empty() {
+    let found = obstacle_groups(&refs, &dense, &frame_of, cfg);
+    if found.groups.is_empty() {
         return Vec::new();
     }
     let pic = |k: usize| s.pics[cells[k]].as_ref().expect("a seen cell is described");
     let pics: Vec<&Picture> = held.iter().map(|&k| pic(k)).collect();
-    let shares = face_shares(&pics, cfg);
-    faceless
+    // Where both looks at the body name the group, its face must show as the face itself:
+    // a stone whose grey lies near the face comes within the clean bound in many blocks.
+    let tol = match found.agreed {
+        true => cfg.face_exact,
+        false => cfg.face_clean,
+    };
+    let shares = face_shares(&pics, tol);
+    found
+        .groups
         .into_iter()
         .map(|d| ids[d])
         .filter(|&g| {
@@ -3035,6 +3044,63 @@ mod cell_tests {
         // Five pairs and a pair of stones on a 3×5 board whose last cells are ground.
         let kinds = [1, 2, 3, 4, 5, 0, 1, 2, 6, 3, 4, 5, 0, 6, 9];
         let r = read_faced(Found::InFrame, &kinds, 5);
+        let b = &r.board;
+        for (i, &k) in kinds.iter().enumerate() {
+            let p = Pos::new(i / 5, i % 5);
+            match k {
+                0 => assert_eq!(b.get(p), Cell::Obstacle, "{p}\n{b}"),
+                9 => assert_eq!(b.get(p), Cell::Empty, "{p}\n{b}"),
+                _ => assert!(b.get(p).is_tile(), "{p}\n{b}"),
+            }
+        }
+        assert!(r.unsure.is_empty(), "{:?}\n{b}", r.unsure);
+    }
+
+    /// A dark-faced 40 px tile (grey-blue face, a square symbol of kind `k`'s colour), or
+    /// for kind 0 a stone lit from its centre: 8 over the face there, rising by 1.5 a
+    /// pixel outwards (within the clean bound of the face near the centre, far from it at
+    /// the corners and along the sides); both with a dark border.
+    fn dark_faced_tile(img: &mut RgbaImage, x: u32, y: u32, k: u32) {
+        const FACE: [f32; 3] = [76.0, 82.0, 95.0];
+        for dy in 0..40u32 {
+            for dx in 0..40u32 {
+                let c = if dx < 3 || dy < 3 || dx >= 37 || dy >= 37 {
+                    [40.0, 40.0, 50.0]
+                } else if k == 0 {
+                    let d = (dx as f32 - 19.5).hypot(dy as f32 - 19.5);
+                    FACE.map(|v| v + 8.0 + 1.5 * d)
+                } else if (13..27).contains(&dx) && (13..27).contains(&dy) {
+                    [
+                        (k * 70 % 200 + 40) as f32,
+                        (k * 130 % 200) as f32,
+                        (k * 50 % 200 + 40) as f32,
+                    ]
+                } else {
+                    FACE
+                };
+                img.put_pixel(
+                    x + dx,
+                    y + dy,
+                    Rgba([c[0] as u8, c[1] as u8, c[2] as u8, 255]),
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn stones_whose_grey_lies_near_the_face_are_sure_obstacles() {
+        // Five pairs and a pair of stones on a 3×5 board whose last cell is ground. The
+        // stones' grey comes within the clean bound of the face inside, so only the face
+        // shown as itself tells them from a tile whose symbol covers its corners.
+        let kinds = [1, 2, 3, 4, 5, 0, 1, 2, 6, 3, 4, 5, 0, 6, 9];
+        let [r0, g0, b0] = GREEN;
+        let img = RgbaImage::from_pixel(40 * 8, 40 * 6, Rgba([r0, g0, b0, 255]));
+        let r = read_drawn_as(Found::InFrame, img, &kinds, 5, |img, x, y, _, k| {
+            if k != 9 {
+                dark_faced_tile(img, x, y, k)
+            }
+        })
+        .expect("reads");
         let b = &r.board;
         for (i, &k) in kinds.iter().enumerate() {
             let p = Pos::new(i / 5, i % 5);
