@@ -386,10 +386,17 @@ fn look(
         let ground_group = on_ring[gi] * 4 > size[gi].max(4)
             || (on_ring[gi] > 0 && crowded(gi))
             || ((grounded[gi] * 2 > size[gi] || flat[gi] * 2 > size[gi] || mostly) && !blank[gi]);
+        // A lone flat picture on the ring whose border runs on unchanged from its face
+        // carries neither symbol nor frame: ground of a gradient (a vignette darkens a
+        // textured ground from the middle outwards, so no two of its ring cells alike, and
+        // the ring's commonest colour can be the window's toolbar).
+        let bare_ring = ring_idx.binary_search(&i).is_ok()
+            && pics[k].spread <= cfg.flat_spread
+            && frame_contrast(pics[k]) <= cfg.ground_margin;
         framed[i] = blank[gi];
         seen[i] = if size[gi] >= 2 && !ground_group {
             Seen::Paired(gi)
-        } else if size[gi] >= 2 || ground.holds(pics[k], cfg) {
+        } else if size[gi] >= 2 || ground.holds(pics[k], cfg) || bare_ring {
             Seen::Ground
         } else {
             Seen::Lone
@@ -3106,6 +3113,48 @@ mod cell_tests {
             let p = Pos::new(i / 5, i % 5);
             match k {
                 0 => assert_eq!(b.get(p), Cell::Obstacle, "{p}\n{b}"),
+                9 => assert_eq!(b.get(p), Cell::Empty, "{p}\n{b}"),
+                _ => assert!(b.get(p).is_tile(), "{p}\n{b}"),
+            }
+        }
+        assert!(r.unsure.is_empty(), "{:?}\n{b}", r.unsure);
+    }
+
+    #[test]
+    fn cells_emptied_on_a_ground_of_many_shades_below_a_toolbar_are_empty() {
+        // A 3×6 board on a textured ground whose shade changes from cell to cell (no two
+        // cells of the ring alike, as on a vignetted papyrus)
+        // with a light toolbar across the top of the ring: the ring's commonest colour is
+        // the toolbar's. The cells a game emptied show the ground, flat and without a
+        // frame.
+        let kinds = [1, 2, 3, 9, 1, 2, 3, 4, 9, 5, 4, 5, 6, 9, 6, 7, 9, 7];
+        let mut img = RgbaImage::new(40 * 8, 40 * 5);
+        for (x, y, px) in img.enumerate_pixels_mut() {
+            let (cx, cy) = (x / 40, y / 40);
+            *px = if cy == 0 {
+                Rgba([225, 225, 228, 255])
+            } else {
+                // A texture of 5-px flecks, ±6, different in every cell.
+                let fleck = ((x / 5 * 7919 + y / 5 * 104_729) % 13) as i32 - 6;
+                let v = |base: u32| (base as i32 + fleck) as u8;
+                Rgba([
+                    v(30 + 25 * cx),
+                    v(30 + 25 * cy),
+                    v(10 + 15 * (cx + cy)),
+                    255,
+                ])
+            };
+        }
+        let r = read_drawn_as(Found::Given, img, &kinds, 6, |img, x, y, _, k| {
+            if k != 9 {
+                faced_tile(img, x, y, k)
+            }
+        })
+        .expect("reads");
+        let b = &r.board;
+        for (i, &k) in kinds.iter().enumerate() {
+            let p = Pos::new(i / 6, i % 6);
+            match k {
                 9 => assert_eq!(b.get(p), Cell::Empty, "{p}\n{b}"),
                 _ => assert!(b.get(p).is_tile(), "{p}\n{b}"),
             }
