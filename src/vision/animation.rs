@@ -32,6 +32,14 @@ const GROUND_TOL: f32 = 10.0;
 /// colours a third of a pitch to its sides, yet its band is the face's height: 0.32–0.50.
 const LINK_BAND_MAX: f32 = 0.25;
 
+/// Where across each centre line the scan runs, as shares of the pitch: the centre itself,
+/// and either side of it. Games draw a link through the faces' centres, and a lattice found
+/// on a board of 3-D tiles can sit the depth of their sides off the faces (KShisen: 7 px at
+/// an 80 px pitch, which put a 10-px line beside the centre line); the shifts step by less
+/// than the thinnest lines measured at those pitches (0.12 of a pitch), so a line within a
+/// seventh of a pitch of the centre is crossed.
+const LINK_SHIFTS: [f32; 3] = [0.0, -0.1, 0.1];
+
 /// The [`ground_through_tiles`] share above which a lattice's "tiles" are mostly ground:
 /// not tiles at rest.
 pub const GROUND_THROUGH_MAX: f32 = 0.5;
@@ -123,8 +131,8 @@ pub fn find_link_line(frame: &RgbaImage, grid: &Grid) -> Option<String> {
     let (bx, by, bw, bh) = grid.bounds();
     let (pw, ph) = grid.pitch;
     // Horizontal runs along row centres, ring rows included.
-    for r in -1..=grid.rows as i32 {
-        let y = (grid.point_center(crate::board::Point::new(r, 0)).1).round() as i64;
+    for (r, shift) in (-1..=grid.rows as i32).flat_map(|r| LINK_SHIFTS.map(|s| (r, s))) {
+        let y = (grid.point_center(crate::board::Point::new(r, 0)).1 + shift * ph).round() as i64;
         let off = (ph * 0.34).round() as i64;
         let xa = (bx - pw * 0.5).floor() as i64;
         let xb = (bx + bw + pw * 0.5).ceil() as i64;
@@ -142,8 +150,8 @@ pub fn find_link_line(frame: &RgbaImage, grid: &Grid) -> Option<String> {
             return Some(format!("row {r}, x {}..{}", span.0, span.1));
         }
     }
-    for c in -1..=grid.cols as i32 {
-        let x = (grid.point_center(crate::board::Point::new(0, c)).0).round() as i64;
+    for (c, shift) in (-1..=grid.cols as i32).flat_map(|c| LINK_SHIFTS.map(|s| (c, s))) {
+        let x = (grid.point_center(crate::board::Point::new(0, c)).0 + shift * pw).round() as i64;
         let off = (pw * 0.34).round() as i64;
         let ya = (by - ph * 0.5).floor() as i64;
         let yb = (by + bh + ph * 0.5).ceil() as i64;
@@ -361,6 +369,24 @@ mod tests {
             "{found:?}"
         );
         assert!(check_link_line(&img, &grid).is_err());
+    }
+
+    /// A link drawn a tenth of a pitch below the row centres of the lattice (found on 3-D
+    /// tiles, its cells include their sides; the game draws through the faces' centres) is
+    /// found on the scan beside the centre line.
+    #[test]
+    fn a_link_beside_the_lattice_centre_line_is_found() {
+        // From (1, 0) to (1, 2): x 60 to 140; row 1's centre line is y 100, the line 104..108.
+        let (img, grid) = board_frame(|x, y| {
+            ((104..108).contains(&y) && (60..141).contains(&x))
+                .then(red)
+                .flatten()
+        });
+        let found = find_link_line(&img, &grid);
+        assert!(
+            found.as_deref().is_some_and(|p| p.starts_with("row 1")),
+            "{found:?}"
+        );
     }
 
     /// A straight link down a column whose tile carries a mark of the line's own colour
