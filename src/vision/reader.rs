@@ -1791,8 +1791,8 @@ struct SheetCells {
 /// frame along its sides), whose face shows nowhere inside either
 /// ([`ReaderConfig::obstacle_face_share`]; within [`ReaderConfig::face_exact`] of it where
 /// both looks at the body name the group alone,
-/// [`ObstacleVerdict::agreed`](super::obstacles::ObstacleVerdict)), and whose shape is no tile type's once a tint is
-/// taken out: a game tints the pair it removes, or the tile the player selected, and the
+/// [`ObstacleVerdict::agreed`](super::obstacles::ObstacleVerdict)), and whose shape is no
+/// tile type's once a tint is taken out: a game tints the pair it removes, or the tile the player selected, and the
 /// tint hides the face as an obstacle does ([`ReaderConfig::shape_join_ratio`], as a lone
 /// tinted picture joins its type). `cells` are the board's cells in sheet order, `kind`
 /// their groups, `members` each paired group's pictures.
@@ -3033,27 +3033,36 @@ mod cell_tests {
         }
     }
 
-    /// Reads `kinds` (5 a row, 9 the ground) drawn by [`faced_tile`], the grid as found.
+    /// Reads `kinds` (`cols` a row, 9 the ground) drawn by [`faced_tile`] on the green
+    /// ground.
     fn read_faced(found: Found, kinds: &[u32], cols: u32) -> Reading {
+        read_tiles_drawn_by(found, kinds, cols, faced_tile)
+    }
+
+    /// Reads `kinds` (`cols` a row, 9 the ground) drawn by `tile` on the green ground.
+    fn read_tiles_drawn_by(
+        found: Found,
+        kinds: &[u32],
+        cols: u32,
+        tile: fn(&mut RgbaImage, u32, u32, u32),
+    ) -> Reading {
         let rows = kinds.len() as u32 / cols;
         let [r0, g0, b0] = GREEN;
         let img = RgbaImage::from_pixel(40 * (cols + 3), 40 * (rows + 3), Rgba([r0, g0, b0, 255]));
         read_drawn_as(found, img, kinds, cols, |img, x, y, _, k| {
             if k != 9 {
-                faced_tile(img, x, y, k)
+                tile(img, x, y, k)
             }
         })
         .expect("reads")
     }
 
-    #[test]
-    fn stones_drawn_without_the_tiles_face_are_sure_obstacles() {
-        // Five pairs and a pair of stones on a 3×5 board whose last cells are ground.
-        let kinds = [1, 2, 3, 4, 5, 0, 1, 2, 6, 3, 4, 5, 0, 6, 9];
-        let r = read_faced(Found::InFrame, &kinds, 5);
+    /// Asserts that `r` reads each cell of `kinds` (`cols` a row) as its kind says: 0 an
+    /// obstacle, 9 empty, any other a tile; and nothing unsure.
+    fn assert_reads_kinds(r: &Reading, kinds: &[u32], cols: usize) {
         let b = &r.board;
         for (i, &k) in kinds.iter().enumerate() {
-            let p = Pos::new(i / 5, i % 5);
+            let p = Pos::new(i / cols, i % cols);
             match k {
                 0 => assert_eq!(b.get(p), Cell::Obstacle, "{p}\n{b}"),
                 9 => assert_eq!(b.get(p), Cell::Empty, "{p}\n{b}"),
@@ -3061,6 +3070,14 @@ mod cell_tests {
             }
         }
         assert!(r.unsure.is_empty(), "{:?}\n{b}", r.unsure);
+    }
+
+    #[test]
+    fn stones_drawn_without_the_tiles_face_are_sure_obstacles() {
+        // Five pairs and a pair of stones on a 3×5 board whose last cells are ground.
+        let kinds = [1, 2, 3, 4, 5, 0, 1, 2, 6, 3, 4, 5, 0, 6, 9];
+        let r = read_faced(Found::InFrame, &kinds, 5);
+        assert_reads_kinds(&r, &kinds, 5);
     }
 
     /// A dark-faced 40 px tile (grey-blue face, a square symbol of kind `k`'s colour), or
@@ -3100,24 +3117,8 @@ mod cell_tests {
         // stones' grey comes within the clean bound of the face inside, so only the face
         // shown as itself tells them from a tile whose symbol covers its corners.
         let kinds = [1, 2, 3, 4, 5, 0, 1, 2, 6, 3, 4, 5, 0, 6, 9];
-        let [r0, g0, b0] = GREEN;
-        let img = RgbaImage::from_pixel(40 * 8, 40 * 6, Rgba([r0, g0, b0, 255]));
-        let r = read_drawn_as(Found::InFrame, img, &kinds, 5, |img, x, y, _, k| {
-            if k != 9 {
-                dark_faced_tile(img, x, y, k)
-            }
-        })
-        .expect("reads");
-        let b = &r.board;
-        for (i, &k) in kinds.iter().enumerate() {
-            let p = Pos::new(i / 5, i % 5);
-            match k {
-                0 => assert_eq!(b.get(p), Cell::Obstacle, "{p}\n{b}"),
-                9 => assert_eq!(b.get(p), Cell::Empty, "{p}\n{b}"),
-                _ => assert!(b.get(p).is_tile(), "{p}\n{b}"),
-            }
-        }
-        assert!(r.unsure.is_empty(), "{:?}\n{b}", r.unsure);
+        let r = read_tiles_drawn_by(Found::InFrame, &kinds, 5, dark_faced_tile);
+        assert_reads_kinds(&r, &kinds, 5);
     }
 
     #[test]
@@ -3151,15 +3152,7 @@ mod cell_tests {
             }
         })
         .expect("reads");
-        let b = &r.board;
-        for (i, &k) in kinds.iter().enumerate() {
-            let p = Pos::new(i / 6, i % 6);
-            match k {
-                9 => assert_eq!(b.get(p), Cell::Empty, "{p}\n{b}"),
-                _ => assert!(b.get(p).is_tile(), "{p}\n{b}"),
-            }
-        }
-        assert!(r.unsure.is_empty(), "{:?}\n{b}", r.unsure);
+        assert_reads_kinds(&r, &kinds, 6);
     }
 
     #[test]
