@@ -110,6 +110,17 @@ pub struct ReaderConfig {
     /// frame, 8.4 from the ground's), not cells emptied beside a tile's 3-D side (14–17
     /// and 16–17 there).
     pub blank_frame_ratio: f32,
+    /// A member of a ground-coloured group whose frame lies within this of the frame the
+    /// tiles share (per block, the median over the tile-like pictures; the same median
+    /// block difference), and [`ReaderConfig::blank_frame_ratio`] times nearer it than any
+    /// ground cell's, shows the tiles' own frame: the group is a type of tiles whatever its
+    /// other members' frames vote (a selected tile's tint reaches its frame, so a pair of
+    /// one selected and one not ties). Measured on KShisen: an unselected face in the plain
+    /// ground's white 0.0001 from the tiles' frame (the ground's 17.6), egypt faces on
+    /// wood 0.01; cells emptied beside a tile's 3-D side 14–17. Against the nearest single
+    /// tile's frame instead of the shared one, a lattice laid half off the tiles (cells
+    /// straddling tile and ground alike) turned an unsure reading into a wrong, sure one.
+    pub tile_frame_exact: f32,
     /// Two lone pictures are no pair of tiles (one of them tinted) when either's frame lies
     /// this many times nearer a ground cell's frame than the frame the tiles share.
     /// Measured on the KShisen sets with truth: the pairs read right lie 0–28 from the
@@ -372,6 +383,7 @@ impl Default for ReaderConfig {
             ground_share: 0.6,
             shadow_min: 0.5,
             blank_frame_ratio: 5.0,
+            tile_frame_exact: 3.0,
             ground_frame_ratio: 5.0,
             selected_frame_gap: 10.0,
             odd_join_ratio: 1.25,

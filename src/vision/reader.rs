@@ -319,6 +319,10 @@ fn look(
     let mut blank = vec![false; g.groups];
     if !tile_like.is_empty() {
         let mut votes = vec![0isize; g.groups];
+        let mut sure_tile = vec![false; g.groups];
+        // The frame most tiles show (per block, the median over the tile-like pictures):
+        // one sprite's border where the game draws one.
+        let shared = common_frame(tile_like.iter().copied());
         for (k, _) in idx.iter().enumerate() {
             let gi = g.group[k];
             let plain = flat[gi] * 2 > size[gi] || mostly_ground[gi] * 2 > size[gi];
@@ -347,9 +351,18 @@ fn look(
             let to_tiles = nearest_frame(pics[k], &tile_like);
             let to_ground = nearest_frame(pics[k], &ground_like);
             votes[gi] += if to_tiles * ratio < to_ground { 1 } else { -1 };
+            // A frame that is the frame the tiles share, to within what tells sprites apart,
+            // is a tile's: its partners are of its type whatever their frames show (a
+            // selected tile's tint reaches its frame, and a pair of one selected and one
+            // not ties).
+            let to_shared = shared
+                .as_ref()
+                .map_or(f32::INFINITY, |t| frame_distance(pics[k], t));
+            sure_tile[gi] |=
+                to_shared <= cfg.tile_frame_exact && to_shared * cfg.blank_frame_ratio < to_ground;
         }
         for gi in 0..g.groups {
-            blank[gi] = votes[gi] > 0;
+            blank[gi] = votes[gi] > 0 || sure_tile[gi];
         }
     } else {
         // No pictured tile left to compare frames with (a game's last pair can be two blank
@@ -2658,6 +2671,36 @@ mod cell_tests {
         assert!(b.get(Pos::new(1, 2)).is_tile(), "{b}");
         assert_eq!(b.get(Pos::new(1, 2)), b.get(Pos::new(1, 3)), "{b}");
         assert_eq!(b.tile_count(), 8, "{b}");
+    }
+
+    /// Faces in the ground's own colour carrying a thin symbol (two green strokes), one of
+    /// them selected by a light ring drawn over its border: the unselected one's frame is
+    /// the tiles' frame exactly, the selected one's lies nearer the ground's. One vote each
+    /// ties; the exact frame decides, and the pair reads as a tile type, one selected.
+    #[test]
+    fn a_pair_of_faces_in_the_grounds_colour_one_selected_reads_as_tiles() {
+        let ground = [235, 235, 235];
+        let kinds = [1, 2, 9, 3, 4, 2, 1, 5, 3, 9, 4, 5];
+        let r = read_drawn(&kinds, 6, ground, |img, x, y, i, k| {
+            let border = if i == 9 {
+                [250, 250, 255]
+            } else {
+                [90, 90, 110]
+            };
+            if k != 9 {
+                return tile_with(img, x, y, k, false, border, None);
+            }
+            tile_with(img, x, y, k, false, border, Some(ground));
+            for dy in 10..30 {
+                for dx in (14..17).chain(23..26) {
+                    img.put_pixel(x + dx, y + dy, Rgba([40, 150, 60, 255]));
+                }
+            }
+        });
+        let b = &r.board;
+        assert_eq!(b.tile_count(), 12, "{b}");
+        assert_eq!(b.get(Pos::new(0, 2)), b.get(Pos::new(1, 3)), "{b}");
+        assert_eq!(r.selected, vec![Pos::new(1, 3)], "{b}");
     }
 
     /// Faint faces on a textured ground of their own colour: beige faces with a faint
