@@ -259,7 +259,8 @@ fn choose(
         // A sure reading, second-guessed where the stage reader's sure reading of the
         // same lattice differs from it only as the pictures settle ([`verdict::replaces`])
         // or leaves off lines without tiles it read around the board
-        // ([`verdict::padded_with_tileless_lines`]).
+        // ([`verdict::padded_with_tileless_lines`]) or holding only crowds of a picture
+        // found nowhere inside ([`verdict::padded_with_foreign_lines`]).
         // Where the two sure readings' types cross, the one whose crossing types each show
         // one sprite is taken; when the pictures do not tell, the tiles involved are unsure.
         if let Ok(l) = &legacy {
@@ -288,6 +289,7 @@ fn choose(
                     || lumped
                     || verdict::fragment_of(l, &g)
                     || verdict::padded_with_tileless_lines(l, &g)
+                    || verdict::padded_with_foreign_lines(l, &g)
                     || verdict::replaces(l, &g, frame, &cfg)
                 {
                     return (Ok(g), ReaderChoice::General);

@@ -501,6 +501,48 @@ pub fn padded_with_tileless_lines(first: &Reading, other: &Reading) -> bool {
     b.refines(&part)
 }
 
+/// Whether `first` reads `other`'s board with lines around it whose tiles are of types
+/// that are no board's: two readings on one lattice ([`aligned`]), `other`'s board inside
+/// `first`'s, and every tile of `first` outside it of a type with more tiles than any type
+/// of `other`. A line of the tiles' 3-D sides along an edge pairs with itself, and with
+/// the same sides beside cells emptied inside: a crowd of one picture, while a board's
+/// types are dealt across it a few tiles each, so a line of the board that `other` left
+/// out holds types of the board's size. A reading that took such a line for tiles has
+/// found something other than the board, and its types inside are drawn up with those
+/// crowds among them: `other`'s reading of the board is taken whatever `first` reads
+/// inside.
+pub fn padded_with_foreign_lines(first: &Reading, other: &Reading) -> bool {
+    let Some((dr, dc)) = aligned(first, other) else {
+        return false;
+    };
+    let (a, b) = (&first.board, &other.board);
+    let (ar, ac) = (a.rows() as i64, a.cols() as i64);
+    let (br, bc) = (b.rows() as i64, b.cols() as i64);
+    if dr < 0 || dc < 0 || dr + br > ar || dc + bc > ac || (ar, ac) == (br, bc) {
+        return false;
+    }
+    let inside = |p: Pos| {
+        let (r, c) = (p.row as i64 - dr, p.col as i64 - dc);
+        (0..br).contains(&r) && (0..bc).contains(&c)
+    };
+    let mut count = std::collections::HashMap::<Cell, (usize, usize)>::new();
+    for p in a.positions().filter(|&p| a.get(p).is_tile()) {
+        let n = count.entry(a.get(p)).or_default();
+        if inside(p) {
+            n.0 += 1;
+        } else {
+            n.1 += 1;
+        }
+    }
+    let mut theirs = std::collections::HashMap::<Cell, usize>::new();
+    for p in b.positions().filter(|&p| b.get(p).is_tile()) {
+        *theirs.entry(b.get(p)).or_default() += 1;
+    }
+    let largest = theirs.values().copied().max().unwrap_or(0);
+    let outside: Vec<(usize, usize)> = count.into_values().filter(|n| n.1 > 0).collect();
+    largest > 0 && !outside.is_empty() && outside.iter().all(|&(ins, out)| ins + out > largest)
+}
+
 /// A cell of a lattice (row, column) and its picture.
 type CellPicture = ((i64, i64), Picture);
 
@@ -748,6 +790,29 @@ mod tests {
         assert!(!padded_with_tileless_lines(&first, &other));
         // Nor the same board on the same cells.
         assert!(!padded_with_tileless_lines(&first, &first));
+    }
+
+    #[test]
+    fn a_board_read_with_lines_of_one_outsized_type_around_it_is_padded() {
+        // The board one row and two columns in, on the same lattice; around it, a line of
+        // one picture down the right and along the bottom (3-D sides read as a type),
+        // while inside `first` puts two of `other`'s types together.
+        let mut other = reading_of(&["CD", "DD"]);
+        other.grid.origin = (10.0 + 2.0 * 30.0, 20.0 + 40.0);
+        let sided = reading_of(&[".....", "..ABX", "..BAX", "XXXX."]);
+        assert!(padded_with_foreign_lines(&sided, &other));
+        // The same picture beside cells emptied inside is the same crowd.
+        let emptied = reading_of(&[".....", "..AXX", "..BAX", "XXXX."]);
+        assert!(padded_with_foreign_lines(&emptied, &other));
+        // Not when a type outside is no larger than the other reading's types (a pair in
+        // a line the other left out, or a type found inside too), nor with nothing
+        // outside.
+        let twins = reading_of(&[".....", "..ABA", "..BAB", "....."]);
+        assert!(!padded_with_foreign_lines(&twins, &other));
+        let pair = reading_of(&[".....", "..ABX", "..BAX", "....."]);
+        assert!(!padded_with_foreign_lines(&pair, &other));
+        let bare = reading_of(&[".....", "..AB.", "..BA."]);
+        assert!(!padded_with_foreign_lines(&bare, &other));
     }
 
     #[test]
