@@ -502,9 +502,9 @@ pub fn padded_with_tileless_lines(first: &Reading, other: &Reading) -> bool {
 }
 
 /// Whether `first` reads `other`'s board with lines around it whose tiles are of types
-/// that are no board's: two readings on one lattice ([`aligned`]), `other`'s board inside
-/// `first`'s, and every tile of `first` outside it of a type with more tiles than any type
-/// of `other`. A line of the tiles' 3-D sides along an edge pairs with itself, and with
+/// that are no board's: two readings on one lattice ([`aligned_grids`]), `other`'s board
+/// inside `first`'s, and every tile of `first` outside it of a type with more tiles than
+/// any type of `other`. A line of the tiles' 3-D sides along an edge pairs with itself, and with
 /// the same sides beside cells emptied inside: a crowd of one picture, while a board's
 /// types are dealt across it a few tiles each, so a line of the board that `other` left
 /// out holds types of the board's size. A reading that took such a line for tiles has
