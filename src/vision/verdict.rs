@@ -451,6 +451,24 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     true
 }
 
+/// Where `other`'s board lies inside `first`'s, a smaller board on the same lattice
+/// ([`aligned`]): the offset of `other`'s cell (0, 0) in `first`, and which of `first`'s
+/// cells lie on `other`'s board.
+fn within(first: &Reading, other: &Reading) -> Option<((i64, i64), impl Fn(Pos) -> bool)> {
+    let (dr, dc) = aligned(first, other)?;
+    let (a, b) = (&first.board, &other.board);
+    let (ar, ac) = (a.rows() as i64, a.cols() as i64);
+    let (br, bc) = (b.rows() as i64, b.cols() as i64);
+    if dr < 0 || dc < 0 || dr + br > ar || dc + bc > ac || (ar, ac) == (br, bc) {
+        return None;
+    }
+    let inside = move |p: Pos| {
+        let (r, c) = (p.row as i64 - dr, p.col as i64 - dc);
+        (0..br).contains(&r) && (0..bc).contains(&c)
+    };
+    Some(((dr, dc), inside))
+}
+
 /// Whether `first` reads `other`'s board with lines around it that hold no tile: two
 /// readings on one lattice ([`aligned_grids`]), `other`'s board inside `first`'s and the
 /// same there (types up to renaming, `other` telling apart types `first` takes for one:
@@ -461,19 +479,10 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
 /// they wall `first`'s board in on every side: games set obstacles among their tiles or
 /// all around them ([`drop_foreign_edge`]).
 pub fn padded_with_tileless_lines(first: &Reading, other: &Reading) -> bool {
-    let Some((dr, dc)) = aligned(first, other) else {
+    let Some(((dr, dc), inside)) = within(first, other) else {
         return false;
     };
     let (a, b) = (&first.board, &other.board);
-    let (ar, ac) = (a.rows() as i64, a.cols() as i64);
-    let (br, bc) = (b.rows() as i64, b.cols() as i64);
-    if dr < 0 || dc < 0 || dr + br > ar || dc + bc > ac || (ar, ac) == (br, bc) {
-        return false;
-    }
-    let inside = |p: Pos| {
-        let (r, c) = (p.row as i64 - dr, p.col as i64 - dc);
-        (0..br).contains(&r) && (0..bc).contains(&c)
-    };
     if a.positions().any(|p| !inside(p) && a.get(p).is_tile()) {
         return false;
     }
@@ -512,19 +521,10 @@ pub fn padded_with_tileless_lines(first: &Reading, other: &Reading) -> bool {
 /// crowds among them: `other`'s reading of the board is taken whatever `first` reads
 /// inside.
 pub fn padded_with_foreign_lines(first: &Reading, other: &Reading) -> bool {
-    let Some((dr, dc)) = aligned(first, other) else {
+    let Some((_, inside)) = within(first, other) else {
         return false;
     };
     let (a, b) = (&first.board, &other.board);
-    let (ar, ac) = (a.rows() as i64, a.cols() as i64);
-    let (br, bc) = (b.rows() as i64, b.cols() as i64);
-    if dr < 0 || dc < 0 || dr + br > ar || dc + bc > ac || (ar, ac) == (br, bc) {
-        return false;
-    }
-    let inside = |p: Pos| {
-        let (r, c) = (p.row as i64 - dr, p.col as i64 - dc);
-        (0..br).contains(&r) && (0..bc).contains(&c)
-    };
     let mut count = std::collections::HashMap::<Cell, (usize, usize)>::new();
     for p in a.positions().filter(|&p| a.get(p).is_tile()) {
         let n = count.entry(a.get(p)).or_default();
