@@ -40,6 +40,32 @@ const LINK_BAND_MAX: f32 = 0.25;
 /// seventh of a pitch of the centre is crossed.
 const LINK_SHIFTS: [f32; 3] = [0.0, -0.1, 0.1];
 
+/// Further shifts for the ring's lines, towards the board, as shares of the pitch: a game
+/// routes a link's leg outside the board anywhere between the tiles' edge and the ring
+/// cells' centres (KShisen draws it just past the tiles' 3-D side, 0.17 of a pitch out, a
+/// third of a pitch off the ring's centre line). With [`LINK_SHIFTS`] they step by a tenth
+/// of a pitch from the centre to within a tenth of the tiles' edge.
+const RING_SHIFTS: [f32; 3] = [0.2, 0.3, 0.4];
+
+/// The shifts at which line `k` of `n` lines (−1 and `n` being the ring) is scanned: the
+/// ring's lines also towards the board ([`RING_SHIFTS`]).
+fn shifts(k: i32, n: usize) -> impl Iterator<Item = (i32, f32)> {
+    let inward = match k {
+        -1 => 1.0,
+        k if k == n as i32 => -1.0,
+        _ => 0.0,
+    };
+    LINK_SHIFTS
+        .into_iter()
+        .chain(
+            RING_SHIFTS
+                .into_iter()
+                .filter(move |_| inward != 0.0)
+                .map(move |s| s * inward),
+        )
+        .map(move |s| (k, s))
+}
+
 /// The [`ground_through_tiles`] share above which a lattice's "tiles" are mostly ground:
 /// not tiles at rest.
 pub const GROUND_THROUGH_MAX: f32 = 0.5;
@@ -131,7 +157,7 @@ pub fn find_link_line(frame: &RgbaImage, grid: &Grid) -> Option<String> {
     let (bx, by, bw, bh) = grid.bounds();
     let (pw, ph) = grid.pitch;
     // Horizontal runs along row centres, ring rows included.
-    for (r, shift) in (-1..=grid.rows as i32).flat_map(|r| LINK_SHIFTS.map(|s| (r, s))) {
+    for (r, shift) in (-1..=grid.rows as i32).flat_map(|r| shifts(r, grid.rows)) {
         let y = (grid.point_center(crate::board::Point::new(r, 0)).1 + shift * ph).round() as i64;
         let off = (ph * 0.34).round() as i64;
         let xa = (bx - pw * 0.5).floor() as i64;
@@ -150,7 +176,7 @@ pub fn find_link_line(frame: &RgbaImage, grid: &Grid) -> Option<String> {
             return Some(format!("row {r}, x {}..{}", span.0, span.1));
         }
     }
-    for (c, shift) in (-1..=grid.cols as i32).flat_map(|c| LINK_SHIFTS.map(|s| (c, s))) {
+    for (c, shift) in (-1..=grid.cols as i32).flat_map(|c| shifts(c, grid.cols)) {
         let x = (grid.point_center(crate::board::Point::new(0, c)).0 + shift * pw).round() as i64;
         let off = (pw * 0.34).round() as i64;
         let ya = (by - ph * 0.5).floor() as i64;
@@ -258,6 +284,15 @@ fn scan(
         // under the line can carry a symbol of the line's own colour right where one side
         // is sampled, such as a red numeral in a face's corner).
         let band_max = (pitch * LINK_BAND_MAX).max(4.0) as i64;
+        // How far the run's colour reaches from its point `m` to side `s`.
+        let band = |m: i64, s: i64| {
+            (1..=off)
+                .take_while(|&d| {
+                    let (x, y) = side(m, s * d);
+                    px(x, y).is_some_and(|p| colour_dist(p, c) <= 20.0)
+                })
+                .count() as i64
+        };
         let mut sides_differ = 0;
         let thin = [1, 2, 3].iter().all(|&k| {
             let m = a + (b - a) * k / 4;
@@ -265,24 +300,18 @@ fn scan(
                 let (x, y) = side(m, s * off);
                 px(x, y).is_none_or(|p| colour_dist(p, c) > 40.0)
             };
-            let band = |s: i64| {
-                (1..=off)
-                    .take_while(|&d| {
-                        let (x, y) = side(m, s * d);
-                        px(x, y).is_some_and(|p| colour_dist(p, c) <= 20.0)
-                    })
-                    .count() as i64
-            };
             sides_differ += (ok(-1) && ok(1)) as usize;
-            band(-1) + band(1) < band_max
+            band(m, -1) + band(m, 1) < band_max
         });
         thin && sides_differ >= 2
             && (!ring || {
-                // In the ring, one ground on both sides at the middle (a link there runs over
-                // background): a frame or panel edge along the board has different sides.
+                // In the ring, one ground on both sides at the middle, just past the line's
+                // band (a link there runs over background, and can run as near the tiles'
+                // edge as a few pixels): a frame or panel edge along the board has
+                // different sides.
                 let m = (a + b) / 2;
-                let (x0, y0) = side(m, -off);
-                let (x1, y1) = side(m, off);
+                let (x0, y0) = side(m, -(band(m, -1) + 2));
+                let (x1, y1) = side(m, band(m, 1) + 2);
                 match (px(x0, y0), px(x1, y1)) {
                     (Some(p), Some(q)) => colour_dist(p, q) <= 40.0,
                     _ => false,
@@ -369,6 +398,27 @@ mod tests {
             "{found:?}"
         );
         assert!(check_link_line(&img, &grid).is_err());
+    }
+
+    /// A link whose leg outside the board runs a few pixels past the tiles' edge, with legs
+    /// too short to find on their own (under 0.8 of a pitch), is found on the ring's line
+    /// shifted towards the board; the tiles lie within a third of a pitch of it on one
+    /// side, the ground on the other, and just past its band both sides show the ground.
+    #[test]
+    fn a_link_routed_just_past_the_tiles_edge_is_found() {
+        // Centres of (2, 1) and (2, 3): x 100 and 180, y 140; the board ends at y 160, the
+        // link runs at y 163..168, its legs 28 px long.
+        let (img, grid) = board_frame(|x, y| {
+            let leg =
+                (140..168).contains(&y) && ((97..103).contains(&x) || (177..183).contains(&x));
+            let run = (163..168).contains(&y) && (97..183).contains(&x);
+            (leg || run).then(red).flatten()
+        });
+        let found = find_link_line(&img, &grid);
+        assert!(
+            found.as_deref().is_some_and(|p| p.starts_with("row 3")),
+            "{found:?}"
+        );
     }
 
     /// A link drawn a tenth of a pitch below the row centres of the lattice (found on 3-D

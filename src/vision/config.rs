@@ -80,7 +80,9 @@ pub struct ReaderConfig {
     /// pictures measure 20 and up, plain and textured grounds 3–15 as in
     /// [`ReaderConfig::flat_spread`]): it comes from a ring that straddles tiles (a
     /// lattice off the tiles' phase, by a board that nearly fills the window's width) and
-    /// is learnt again once the phase is found.
+    /// is learnt again once the phase is found. Ring cells this busy are left out of the
+    /// ground model while four calmer ones remain (light faces share a light wood's mean
+    /// colour within the ground's tolerance; only their spread sets them apart).
     pub busy_ground_spread: f32,
     /// An empty cell's descriptor lies within this of the ground model (the cells around the
     /// board), after removing the model's own spread.

@@ -171,6 +171,22 @@ fn ring_ground(sheet: &Sheet, cfg: &ReaderConfig) -> Option<Ground> {
     Ground::from_cells(&pics, cfg)
 }
 
+/// The ground learnt from the calm cells of a sheet's outer ring (spread under
+/// [`ReaderConfig::busy_ground_spread`]), `None` with fewer than four: on a lattice off the
+/// tiles' phase around a board that fills the window, the ring lies half on tiles, and
+/// light tile faces can share a light ground's mean colour within the ground's tolerance
+/// (only their spread sets them apart).
+fn calm_ring_ground(sheet: &Sheet, cfg: &ReaderConfig) -> Option<Ground> {
+    let pics: Vec<&Picture> = ring(sheet.rows, sheet.cols)
+        .iter()
+        .filter_map(|&i| sheet.pics[i].as_ref())
+        .filter(|p| p.spread < cfg.busy_ground_spread)
+        .collect();
+    (pics.len() >= 4)
+        .then(|| Ground::from_cells(&pics, cfg))
+        .flatten()
+}
+
 /// The outer ring of a `rows × cols` sheet, as indices.
 fn ring(rows: usize, cols: usize) -> Vec<usize> {
     (0..rows * cols)
@@ -954,20 +970,29 @@ fn locate_and_read(
         // busy as tile faces. Such a ground is learnt again on the phased ring (when that
         // one is calmer), the phase found again with it, and the pair kept under which
         // more cells find a twin (a busy ground can be a textured one, rightly learnt).
+        // Where the phased ring still lies half on light faces the colour of a light
+        // ground, the ground learnt from the ring's calm cells alone is tried the same way.
         if ground.spread_max > cfg.busy_ground_spread {
-            if let Some(g) = ring_ground(&sheet, cfg).filter(|g| g.spread_max < ground.spread_max) {
+            let pairs = |sh: &Sheet, gr: &Ground| {
+                see(&sh.pics, sh.cols, gr, &ring(sh.rows, sh.cols), cfg)
+                    .iter()
+                    .filter(|s| matches!(s, Seen::Paired(_)))
+                    .count()
+            };
+            let tries = [ring_ground(&sheet, cfg), calm_ring_ground(&sheet, cfg)];
+            let mut best = (pairs(&sheet, &ground), ground, sheet.clone());
+            for g in tries
+                .into_iter()
+                .flatten()
+                .filter(|g| g.spread_max < ground.spread_max)
+            {
                 let again = rephased(&integral, sheet.clone(), window, &g, cfg);
-                let pairs = |sh: &Sheet, gr: &Ground| {
-                    see(&sh.pics, sh.cols, gr, &ring(sh.rows, sh.cols), cfg)
-                        .iter()
-                        .filter(|s| matches!(s, Seen::Paired(_)))
-                        .count()
-                };
-                if pairs(&again, &g) > pairs(&sheet, &ground) {
-                    ground = g;
-                    sheet = again;
+                let n = pairs(&again, &g);
+                if n > best.0 {
+                    best = (n, g, again);
                 }
             }
+            (_, ground, sheet) = best;
         }
         // The pitch from the profiles can be a few tenths of a pixel off, which shifts far
         // twins apart by a pixel or more; the twins themselves say where it lies.
@@ -3606,6 +3631,74 @@ mod cell_tests {
                 seen[i]
             );
         }
+    }
+
+    /// A ring mostly on light tile faces (a lattice off the tiles' phase around a board
+    /// that fills the window) whose mean colour lies within the tolerance of a light
+    /// textured ground's: the ring's ground holds the faces, the one learnt from its calm
+    /// cells does not.
+    #[test]
+    fn a_calm_ground_is_learnt_from_the_rings_calm_cells() {
+        let cfg = ReaderConfig::default();
+        let cell = |f: &dyn Fn(usize) -> [f32; 3]| {
+            let blocks: Vec<f32> = (0..100).flat_map(f).collect();
+            Picture::from_blocks(blocks, Vec::new())
+        };
+        // Light wood: (217, 217, 182) with a grain of ±3.
+        let wood = |k: usize| {
+            cell(&move |i| {
+                let g = ((i * 7 + k) % 5) as f32 * 1.5 - 3.0;
+                [217.0 + g, 217.0 + g, 182.0 + g]
+            })
+        };
+        // A white face, a sixth of it in red-brown strokes: mean (230, 212, 199).
+        let face = |k: usize| {
+            cell(&move |i| {
+                if (i + k) % 6 == 0 {
+                    [205.0, 100.0, 20.0]
+                } else {
+                    [235.0, 235.0, 235.0]
+                }
+            })
+        };
+        // A 3x6 sheet: its top row and first column wood, the rest of its ring faces.
+        let (rows, cols) = (3usize, 6usize);
+        let pics: Vec<Option<Picture>> = (0..rows * cols)
+            .map(|i| {
+                Some(if i < cols || i % cols == 0 {
+                    wood(i)
+                } else {
+                    face(i)
+                })
+            })
+            .collect();
+        let axis = Axis {
+            pitch: 10.0,
+            phase: 0.0,
+            strength: 1.0,
+        };
+        let mut sheet = Sheet {
+            x: axis,
+            y: axis,
+            kx: 0,
+            ky: 0,
+            rows,
+            cols,
+            pics,
+        };
+        let f = face(0);
+        assert!(colour_dist(f.mean, wood(0).mean) <= cfg.ground_margin * 2.0);
+        assert!(f.spread >= cfg.busy_ground_spread, "{}", f.spread);
+        let whole = ring_ground(&sheet, &cfg).unwrap();
+        assert!(whole.spread_max > cfg.busy_ground_spread && whole.holds(&f, &cfg));
+        let g = calm_ring_ground(&sheet, &cfg).unwrap();
+        assert!(g.spread_max < cfg.busy_ground_spread, "{g:?}");
+        assert!(g.holds(&wood(3), &cfg) && !g.holds(&f, &cfg), "{g:?}");
+        // A ring of three calm cells holds no calm ground.
+        for i in 1..cols {
+            sheet.pics[i] = Some(face(i));
+        }
+        assert!(calm_ring_ground(&sheet, &cfg).is_none());
     }
 
     #[test]
