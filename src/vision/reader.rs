@@ -3654,7 +3654,7 @@ mod cell_tests {
         // A white face, a sixth of it in red-brown strokes: mean (230, 212, 199).
         let face = |k: usize| {
             cell(&move |i| {
-                if (i + k) % 6 == 0 {
+                if (i + k).is_multiple_of(6) {
                     [205.0, 100.0, 20.0]
                 } else {
                     [235.0, 235.0, 235.0]
