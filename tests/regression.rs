@@ -482,10 +482,13 @@ fn every_plan_strategy_honours_the_time_budget() {
         assert_eq!(o.status.code(), Some(5), "{strategy}: {}", stderr(&o));
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(v["outcome"], "gave-up", "{strategy}");
-        // One paper move on this board takes ~0.13 s, the most a budget is overshot by.
+        // One paper move on this board takes ~0.13 s, the most a budget is overshot by on
+        // an idle machine; on two cores shared with other builds it measured 0.40 s. The
+        // bounds stay far below the 7.9–20 s of a strategy that ignores the budget, and
+        // far above what load adds (a behaviour check, not a speed target).
         let micros = v["micros"].as_u64().unwrap();
-        assert!(micros < 400_000, "{strategy}: {micros} µs reported");
-        assert!(wall < 2.0, "{strategy}: took {wall:.2} s");
+        assert!(micros < 1_500_000, "{strategy}: {micros} µs reported");
+        assert!(wall < 5.0, "{strategy}: took {wall:.2} s");
     }
 }
 

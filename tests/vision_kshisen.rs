@@ -206,8 +206,10 @@ fn kshisen_frames_read_exactly() {
     // Frames the stage reader does not read yet (what each shows is in docs/vision.md): a
     // jade tile's selection not reported (the board reads exactly); cells emptied on a
     // photo ground that read exactly on the grid found and, unsure, as lone pictures on
-    // that grid given.
+    // that grid given; cells emptied between tiles on light wood that group, have the
+    // tiles' frame by their neighbours' 3-D sides and no face, read as stones (unsure).
     let known: Vec<String> = [
+        "s0-default-wood_light-w1200-mid12",
         "s0-jade-wood_light-mid06sel",
         "s3-traditional-summerfield-w1024-mid06",
     ]

@@ -381,6 +381,36 @@ impl Board {
         Some(bad)
     }
 
+    /// This board without its empty edge lines: rows and columns at its edges holding
+    /// neither tile nor obstacle are dropped, while any are left. Links may run outside the
+    /// board, so an empty edge line changes no move; and on screen nothing shows it (a
+    /// board's ground and the ground around it are one), so a reading may leave it off. A
+    /// board with no tile or obstacle stays as it is.
+    ///
+    /// ```
+    /// use llk::board::Board;
+    /// let b = Board::parse("....\n.AA.\n....").unwrap();
+    /// assert_eq!(b.without_empty_edges().to_text(), "AA");
+    /// ```
+    pub fn without_empty_edges(&self) -> Board {
+        let full = |p: Pos| !self.get(p).is_empty();
+        let row_full = |r: usize| (0..self.cols).any(|c| full(Pos::new(r, c)));
+        let col_full = |c: usize| (0..self.rows).any(|r| full(Pos::new(r, c)));
+        let (Some(r0), Some(c0)) = (
+            (0..self.rows).find(|&r| row_full(r)),
+            (0..self.cols).find(|&c| col_full(c)),
+        ) else {
+            return self.clone();
+        };
+        let r1 = (0..self.rows).rfind(|&r| row_full(r)).unwrap_or(r0);
+        let c1 = (0..self.cols).rfind(|&c| col_full(c)).unwrap_or(c0);
+        let mut out = Board::new(r1 - r0 + 1, c1 - c0 + 1);
+        for p in out.positions().collect::<Vec<_>>() {
+            out.set(p, self.get(Pos::new(p.row + r0, p.col + c0)));
+        }
+        out
+    }
+
     /// Fails naming every type that occurs an odd number of times: such a board can never
     /// be cleared, and in a screenshot it means a tile was misread.
     pub fn check_even(&self) -> Result<(), OddTypes> {
@@ -452,6 +482,16 @@ pub fn type_char(i: usize) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn empty_edge_lines_are_dropped_and_inner_ones_kept() {
+        let b = Board::parse("......\n.A..#.\n......\n.A.B..\n...B..").unwrap();
+        assert_eq!(b.without_empty_edges().to_text(), "A..#\n....\nA.B.\n..B.");
+        let full = Board::parse("AB\nBA").unwrap();
+        assert_eq!(full.without_empty_edges(), full);
+        let empty = Board::parse("...\n...").unwrap();
+        assert_eq!(empty.without_empty_edges(), empty);
+    }
 
     #[test]
     fn round_trip_keeps_letters() {

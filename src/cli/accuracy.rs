@@ -4,7 +4,7 @@
 //!
 //! | class | truth | reading |
 //! |---|---|---|
-//! | `X` exact | any | the truth's rows, columns and cells, types up to renaming (where the truth gives no cells: its rows, columns and the game's count of tiles left) |
+//! | `X` exact | any | the truth's rows, columns and cells, types up to renaming, but for empty edge lines either side may leave off (where the truth gives no cells: its rows, columns and the game's count of tiles left) |
 //! | `W` wrong | any | sure (nothing unsure, every type even) and not exact: the bot would click it |
 //! | `U` unsure | any | not exact and not sure: the bot would not click |
 //! | `R` refused | `board` | an error |
@@ -126,12 +126,12 @@ fn classify(truth: &Path, reader: ReaderChoice) -> Result<Option<(Class, String)
         Err(e) => return Ok(Some((Class::Expected, format!("{e} [{}]", e.kind())))),
         Ok(r) => r,
     };
+    // A board's empty edge lines show nowhere on screen and change no move (links may run
+    // outside the board): a reading that differs from the truth only by them is exact.
     let exact = match &want {
-        Some(w) => {
-            (w.rows(), w.cols()) == (got.board.rows(), got.board.cols())
-                && w.renaming_mismatches(&got.board)
-                    .is_some_and(|m| m.is_empty())
-        }
+        Some(w) => w
+            .without_empty_edges()
+            .same_up_to_renaming(&got.board.without_empty_edges()),
         None => {
             kind == "board"
                 && size == [Some(got.board.rows()), Some(got.board.cols())]

@@ -357,6 +357,44 @@ pub fn divided(
     })
 }
 
+/// `axis` with its pitch multiplied by the `m` of 2–4 whose pitch `accept`s and whose comb
+/// scores best over the profile ([`comb`], at least [`ReaderConfig::min_periodicity`]);
+/// `None` when no multiple does. For an axis whose pitch makes cells too long against the
+/// other's ([`ReaderConfig::max_cell_aspect`]) and that no divisor of the other mends: a
+/// texture drawn across every face (ruled lines a third of a face apart) repeats at a
+/// divisor of the tiles' pitch as strongly as they do, and the divisor rule of [`pitch`]
+/// takes it. The tiles' own pitch combs best among the multiples: its teeth stand at every
+/// tile, a lesser multiple's fall between tiles on every other tooth.
+pub fn multiplied(
+    profile: &[f32],
+    start: u32,
+    axis: &Axis,
+    accept: impl Fn(f32) -> bool,
+    cfg: &ReaderConfig,
+) -> Option<Axis> {
+    let r = periodicity(profile, cfg);
+    let (l, score) = (2..=4)
+        .filter_map(|m| {
+            let want = axis.pitch * m as f32;
+            if want > cfg.max_pitch || (profile.len() as f32) < 3.0 * want || !accept(want) {
+                return None;
+            }
+            let (l, _) = peak_near(&r, want, 1.0 + 0.02 * want)?;
+            let teeth = comb_teeth(&r, l, 4);
+            Some((comb_centre(&teeth, l), teeth_score(&teeth)))
+        })
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    if score < cfg.min_periodicity {
+        return None;
+    }
+    let ph = phase(profile, l) + 1.0 + start as f32;
+    Some(Axis {
+        pitch: l,
+        phase: ph.rem_euclid(l),
+        strength: score,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -523,6 +561,41 @@ mod tests {
             let a = axis(&p, 0, &ReaderConfig::default()).expect("lattice");
             assert!((a.pitch - 60.0).abs() < 0.5, "{band:?}: {a:?}");
         }
+    }
+
+    /// Six rows of 90 px faces ruled across by lines a third of a face apart, as strong as
+    /// the rows' borders: the profile repeats every 30 px and the pitch rule takes that
+    /// divisor; multiplied back to cells as wide as 70 px columns allow, the rows' own
+    /// pitch combs best (60 px would put every other tooth between rows).
+    #[test]
+    fn a_texture_ruled_across_every_face_is_multiplied_back_to_the_rows() {
+        let mut seed = 7u32;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let mut p: Vec<f32> = (0..700).map(|_| 4.0 * rnd()).collect();
+        for r in 0..6 {
+            let b = 100.0 + r as f32 * 90.0;
+            p[b as usize] += 90.0;
+            p[b as usize + 3] += 40.0;
+            for k in [30.0, 60.0] {
+                p[(b + k) as usize] += 75.0;
+            }
+            for _ in 0..3 {
+                let at = b + 90.0 * (0.1 + 0.8 * rnd());
+                p[at.round() as usize] += 25.0 * rnd();
+            }
+        }
+        p[640] += 90.0;
+        let cfg = ReaderConfig::default();
+        let a = axis(&p, 0, &cfg).expect("lattice");
+        assert!((a.pitch - 30.0).abs() < 0.5, "the divisor is taken: {a:?}");
+        let shaped = |h: f32| (0.5..=2.0).contains(&(70.0 / h));
+        let m = multiplied(&p, 0, &a, shaped, &cfg).expect("a multiple");
+        assert!((m.pitch - 90.0).abs() < 0.5, "{m:?}");
+        let off = (m.phase - 100.0).rem_euclid(m.pitch);
+        assert!(off.min(m.pitch - off) <= 4.0, "{m:?}");
     }
 
     #[test]

@@ -229,6 +229,9 @@ struct Sight {
     /// Cells whose face reads as ground but whose frame is the tiles' frame: blank faces,
     /// tiles by their frame alone.
     framed: Vec<bool>,
+    /// Cells of a group whose pictures mostly show the ground's colour, lit or in shadow
+    /// ([`Ground::covers_most`]).
+    ground_faced: Vec<bool>,
 }
 
 /// [`see`], and which cells were found tiles by their frames; `given` when the grid is the
@@ -399,6 +402,7 @@ fn look(
     }
     let mut seen = vec![Seen::Ground; cells.len()];
     let mut framed = vec![false; cells.len()];
+    let mut ground_faced = vec![false; cells.len()];
     for (k, &i) in idx.iter().enumerate() {
         let gi = g.group[k];
         // A group of ground cells, or one that reaches the window's edge in numbers (a
@@ -423,6 +427,7 @@ fn look(
             && pics[k].spread <= cfg.flat_spread
             && frame_contrast(pics[k]) <= cfg.ground_margin;
         framed[i] = blank[gi];
+        ground_faced[i] = mostly_ground[gi] * 2 > size[gi];
         seen[i] = if size[gi] >= 2 && !ground_group {
             Seen::Paired(gi)
         } else if size[gi] >= 2 || ground.holds(pics[k], cfg) || bare_ring {
@@ -511,7 +516,11 @@ fn look(
             }
         }
     }
-    Sight { seen, framed }
+    Sight {
+        seen,
+        framed,
+        ground_faced,
+    }
 }
 
 /// The frame distance ([`frame_distance`]) from `p` to the nearest of `refs`; infinite
@@ -906,6 +915,21 @@ fn lattice_of(
     if long(y.pitch, x.pitch) && fixed(window.3, window.1, hints.rows).is_none() {
         if let Some(d) = lattice::divided(&prof.rows, window.1, &y, |p| shaped(p, x.pitch), cfg) {
             y = d;
+        }
+    }
+    // Still too long: the shorter axis found a divisor of its cells' pitch (a texture
+    // ruled across every face); it is multiplied to the multiple that makes the cells
+    // cell-shaped and combs best.
+    if long(x.pitch, y.pitch) && fixed(window.3, window.1, hints.rows).is_none() {
+        if let Some(m) = lattice::multiplied(&prof.rows, window.1, &y, |p| shaped(x.pitch, p), cfg)
+        {
+            y = m;
+        }
+    }
+    if long(y.pitch, x.pitch) && fixed(window.2, window.0, hints.cols).is_none() {
+        if let Some(m) = lattice::multiplied(&prof.cols, window.0, &x, |p| shaped(p, y.pitch), cfg)
+        {
+            x = m;
         }
     }
     Ok((x, y))
@@ -1314,6 +1338,7 @@ fn read_unjudged(
     let Sight {
         mut seen,
         mut framed,
+        ground_faced,
     } = look(&pics, cols, &ground, &ring_idx, found == Found::Given, cfg);
     // Cells showing the ground remembered for them are ground, whatever they matched.
     if let Some(m) = memory {
@@ -1353,6 +1378,11 @@ fn read_unjudged(
     // (KShisen's last two of a type, highlighted under the link line); one frame cannot
     // tell them apart, and the live bot knows the obstacles from the board it locked on.
     let walls_on = found == Found::InFrame;
+    let framed_ground: Vec<bool> = framed
+        .iter()
+        .zip(&ground_faced)
+        .map(|(&f, &g)| f && g)
+        .collect();
     board_from(
         grid,
         &integral,
@@ -1360,6 +1390,7 @@ fn read_unjudged(
         walls_on,
         &sheet_like,
         &seen,
+        &framed_ground,
         inside,
         cfg,
     )
@@ -1928,6 +1959,7 @@ fn board_from(
     walls_on: bool,
     s: &SheetCells,
     seen: &[Seen],
+    framed_ground: &[bool],
     inside: impl Fn(usize) -> bool,
     cfg: &ReaderConfig,
 ) -> Result<(Reading, Tally), ReadError> {
@@ -2148,6 +2180,15 @@ fn board_from(
     let walled = |k: usize| kind[k].is_some_and(|g| walls.contains(&g));
     unsure.retain(|p| (0..cells.len()).all(|k| pos_of(k) != *p || !walled(k)));
     selected.retain(|p| (0..cells.len()).all(|k| pos_of(k) != *p || !walled(k)));
+    // Walls whose pictures mostly show the ground's colour and that were found tiles by
+    // their frames alone (`framed_ground`): the frame says a tile's body, the walls test
+    // says none, and the face is the ground's. Cells emptied beside tiles give all three
+    // (the ground, with a neighbour's 3-D side and shadow along one edge, the way a tile's
+    // own side runs along its frame); a reading cannot tell them from stones. Stones drawn
+    // in a colour of their own stay sure.
+    for k in (0..cells.len()).filter(|&k| walled(k) && framed_ground[cells[k]]) {
+        unsure.push(pos_of(k));
+    }
     // Types by first appearance; crowded ones are obstacles.
     let final_count = type_counts(&kind);
     let counts: Vec<usize> = final_count.values().copied().collect();
