@@ -358,8 +358,8 @@ pub fn divided(
 }
 
 /// `axis` with its pitch multiplied by the `m` of 2–4 whose pitch `accept`s and whose comb
-/// scores best over the profile ([`comb`], at least [`ReaderConfig::min_periodicity`]);
-/// `None` when no multiple does. For an axis whose pitch makes cells too long against the
+/// scores best over the profile (its teeth's mean height, at least
+/// [`ReaderConfig::min_periodicity`]); `None` when no multiple does. For an axis whose pitch makes cells too long against the
 /// other's ([`ReaderConfig::max_cell_aspect`]) and that no divisor of the other mends: a
 /// texture drawn across every face (ruled lines a third of a face apart) repeats at a
 /// divisor of the tiles' pitch as strongly as they do, and the divisor rule of [`pitch`]
