@@ -444,15 +444,27 @@ fn look(
     // can hold more than one face that reads as ground (a blank face, and a face whose
     // flat symbol is drawn in the ground's colour), and two sprites are never one type.
     if !tile_like.is_empty() && !ground_like.is_empty() {
+        // The frame the tiles share, as in the votes above: on a light ground whose every
+        // tile group is mostly the ground's colour, few tile-like pictures are left and the
+        // nearest of them can lie further from a blank face than the shared frame does.
+        let shared = common_frame(tile_like.iter().copied());
         let blanks: Vec<(usize, usize)> = idx
             .iter()
             .enumerate()
             .filter(|&(k, &i)| {
-                seen[i] == Seen::Ground
-                    && ring_idx.binary_search(&i).is_err()
-                    && frame_contrast(pics[k]) > cfg.ground_margin
-                    && nearest_frame(pics[k], &tile_like) * cfg.blank_frame_ratio
-                        < nearest_frame(pics[k], &ground_like)
+                if seen[i] != Seen::Ground
+                    || ring_idx.binary_search(&i).is_ok()
+                    || frame_contrast(pics[k]) <= cfg.ground_margin
+                {
+                    return false;
+                }
+                let to_ground = nearest_frame(pics[k], &ground_like);
+                let to_shared = shared
+                    .as_ref()
+                    .map_or(f32::INFINITY, |t| frame_distance(pics[k], t));
+                nearest_frame(pics[k], &tile_like) * cfg.blank_frame_ratio < to_ground
+                    || (to_shared <= cfg.tile_frame_exact
+                        && to_shared * cfg.blank_shared_ratio < to_ground)
             })
             .map(|(k, &i)| (i, g.group[k]))
             .collect();
