@@ -376,6 +376,16 @@ mod tests {
         (img, grid)
     }
 
+    /// Asserts that a link line is found on `grid` at a place that starts with `place`
+    /// ("row 3", "column").
+    fn assert_found_at(img: &RgbaImage, grid: &Grid, place: &str) {
+        let found = find_link_line(img, grid);
+        assert!(
+            found.as_deref().is_some_and(|p| p.starts_with(place)),
+            "{found:?}"
+        );
+    }
+
     fn red() -> Option<Rgba<u8>> {
         Some(Rgba([220, 20, 20, 255]))
     }
@@ -392,11 +402,7 @@ mod tests {
             let run = (186..190).contains(&y) && (57..183).contains(&x);
             (leg || run).then(red).flatten()
         });
-        let found = find_link_line(&img, &grid);
-        assert!(
-            found.as_deref().is_some_and(|p| p.starts_with("column")),
-            "{found:?}"
-        );
+        assert_found_at(&img, &grid, "column");
         assert!(check_link_line(&img, &grid).is_err());
     }
 
@@ -414,11 +420,7 @@ mod tests {
             let run = (163..168).contains(&y) && (97..183).contains(&x);
             (leg || run).then(red).flatten()
         });
-        let found = find_link_line(&img, &grid);
-        assert!(
-            found.as_deref().is_some_and(|p| p.starts_with("row 3")),
-            "{found:?}"
-        );
+        assert_found_at(&img, &grid, "row 3");
     }
 
     /// A link drawn a tenth of a pitch below the row centres of the lattice (found on 3-D
@@ -432,11 +434,7 @@ mod tests {
                 .then(red)
                 .flatten()
         });
-        let found = find_link_line(&img, &grid);
-        assert!(
-            found.as_deref().is_some_and(|p| p.starts_with("row 1")),
-            "{found:?}"
-        );
+        assert_found_at(&img, &grid, "row 1");
     }
 
     /// A straight link down a column whose tile carries a mark of the line's own colour
@@ -451,11 +449,7 @@ mod tests {
             let mark = (97..104).contains(&y) && (111..118).contains(&x);
             (line || mark).then(red).flatten()
         });
-        let found = find_link_line(&img, &grid);
-        assert!(
-            found.as_deref().is_some_and(|p| p.starts_with("column 1")),
-            "{found:?}"
-        );
+        assert_found_at(&img, &grid, "column 1");
     }
 
     /// In the ring beside the board a run is a link only where it turns at both ends

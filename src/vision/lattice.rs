@@ -316,12 +316,18 @@ pub fn phase(profile: &[f32], pitch: f32) -> f32 {
 /// boundary found at entry `i` lies at pixel `i + 1`.
 pub fn axis(profile: &[f32], start: u32, cfg: &ReaderConfig) -> Result<Axis, LatticeError> {
     let (pitch, strength) = pitch(profile, cfg)?;
+    Ok(axis_at(profile, start, pitch, strength))
+}
+
+/// The axis of `pitch` on a profile whose index 0 is frame pixel `start`, its phase found
+/// on the profile ([`phase`]; a boundary at entry `i` lies at pixel `i + 1`).
+fn axis_at(profile: &[f32], start: u32, pitch: f32, strength: f32) -> Axis {
     let ph = phase(profile, pitch) + 1.0 + start as f32;
-    Ok(Axis {
+    Axis {
         pitch,
         phase: ph.rem_euclid(pitch),
         strength,
-    })
+    }
 }
 
 /// `axis` with its pitch divided by the least `m` of 2–4 whose pitch `accept`s and at which
@@ -348,22 +354,17 @@ pub fn divided(
         if v < cfg.min_periodicity {
             return None;
         }
-        let ph = phase(profile, d) + 1.0 + start as f32;
-        Some(Axis {
-            pitch: d,
-            phase: ph.rem_euclid(d),
-            strength: comb(&r, d, 4),
-        })
+        Some(axis_at(profile, start, d, comb(&r, d, 4)))
     })
 }
 
 /// `axis` with its pitch multiplied by the `m` of 2–4 whose pitch `accept`s and whose comb
 /// scores best over the profile (its teeth's mean height, at least
-/// [`ReaderConfig::min_periodicity`]); `None` when no multiple does. For an axis whose pitch makes cells too long against the
-/// other's ([`ReaderConfig::max_cell_aspect`]) and that no divisor of the other mends: a
-/// texture drawn across every face (ruled lines a third of a face apart) repeats at a
-/// divisor of the tiles' pitch as strongly as they do, and the divisor rule of [`pitch`]
-/// takes it. The tiles' own pitch combs best among the multiples: its teeth stand at every
+/// [`ReaderConfig::min_periodicity`]); `None` when no multiple does. For an axis whose
+/// pitch makes cells too long against the other's ([`ReaderConfig::max_cell_aspect`]) and
+/// that no divisor of the other mends: a texture drawn across every face (ruled lines a
+/// third of a face apart) repeats at a divisor of the tiles' pitch as strongly as they
+/// do, and the divisor rule of [`pitch`] takes it. The tiles' own pitch combs best among the multiples: its teeth stand at every
 /// tile, a lesser multiple's fall between tiles on every other tooth.
 pub fn multiplied(
     profile: &[f32],
@@ -384,15 +385,7 @@ pub fn multiplied(
             Some((comb_centre(&teeth, l), teeth_score(&teeth)))
         })
         .max_by(|a, b| a.1.total_cmp(&b.1))?;
-    if score < cfg.min_periodicity {
-        return None;
-    }
-    let ph = phase(profile, l) + 1.0 + start as f32;
-    Some(Axis {
-        pitch: l,
-        phase: ph.rem_euclid(l),
-        strength: score,
-    })
+    (score >= cfg.min_periodicity).then(|| axis_at(profile, start, l, score))
 }
 
 #[cfg(test)]

@@ -164,11 +164,15 @@ impl Ground {
 
 /// The ground learnt from a sheet's outer ring.
 fn ring_ground(sheet: &Sheet, cfg: &ReaderConfig) -> Option<Ground> {
-    let pics: Vec<&Picture> = ring(sheet.rows, sheet.cols)
-        .iter()
-        .filter_map(|&i| sheet.pics[i].as_ref())
-        .collect();
+    let pics: Vec<&Picture> = ring_pictures(sheet).collect();
     Ground::from_cells(&pics, cfg)
+}
+
+/// The described cells of a sheet's outer ring.
+fn ring_pictures(sheet: &Sheet) -> impl Iterator<Item = &Picture> {
+    ring(sheet.rows, sheet.cols)
+        .into_iter()
+        .filter_map(|i| sheet.pics[i].as_ref())
 }
 
 /// The ground learnt from the calm cells of a sheet's outer ring (spread under
@@ -177,9 +181,7 @@ fn ring_ground(sheet: &Sheet, cfg: &ReaderConfig) -> Option<Ground> {
 /// light tile faces can share a light ground's mean colour within the ground's tolerance
 /// (only their spread sets them apart).
 fn calm_ring_ground(sheet: &Sheet, cfg: &ReaderConfig) -> Option<Ground> {
-    let pics: Vec<&Picture> = ring(sheet.rows, sheet.cols)
-        .iter()
-        .filter_map(|&i| sheet.pics[i].as_ref())
+    let pics: Vec<&Picture> = ring_pictures(sheet)
         .filter(|p| p.spread < cfg.busy_ground_spread)
         .collect();
     (pics.len() >= 4)
