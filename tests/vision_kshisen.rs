@@ -12,6 +12,10 @@
 //! to click by the stage reader and the default one: refused, or unsure. `LLK_KSHISEN_DIR=DIR`
 //! runs the same check on another folder (the full capture matrix) and prints the table
 //! without failing.
+//!
+//! `fixtures/xshisen/` holds frames of a second Shisen-Sho, xshisen (Debian `xshisen`,
+//! pixel-art tiles on a plain ground of any colour, a selected tile stippled), checked the
+//! same way; their truth comes from the game's own sprites (scripts/xshisen_truth.py).
 
 use llk::board::{Board, Cell, Pos};
 use llk::geometry::Grid;
@@ -219,16 +223,43 @@ fn kshisen_frames_read_exactly() {
     assert_eq!(failed, known, "KShisen frames that do not read exactly");
 }
 
+/// xshisen's frames (a game the reader was never tuned on: counted at first sight before
+/// any change, see docs/vision.md) by the stage reader.
+#[test]
+fn xshisen_frames_read_exactly() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/xshisen");
+    let failed = run(&dir);
+    // Known failures, by name: a tile selected by xshisen's stipple (every other pixel
+    // black) keeps half its sprite's pixels; on pixel-art tiles the shape left lies too
+    // near the next type's to join its own (docs/vision.md), and the frame is refused. A
+    // full deal on the light grey ground reads exactly but reports the top right corner's
+    // tile selected (by its frame: the selection test's, not yet looked into).
+    let known: Vec<String> = [
+        "x0-p1-g806040-grav-sel",
+        "x0-p2-g203050-grav-sel",
+        "x1-p2-g004000-sel",
+        "x2-p2-gd8d8d8-full",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(failed, known, "xshisen frames that do not read exactly");
+}
+
 /// The default reader (`auto`: the legacy reader's reading when it is sure, else the stage
-/// reader's) on fixtures/kshisen: the frames it reads with confidence (nothing unsure, every
-/// type even) yet wrongly, by name. Refusals and unsure readings are allowed (the bot does
-/// not click them).
+/// reader's) on fixtures/kshisen and fixtures/xshisen: the frames it reads with confidence
+/// (nothing unsure, every type even) yet wrongly, by name. Refusals and unsure readings are
+/// allowed (the bot does not click them).
 #[test]
 fn default_reader_confident_misreadings_are_the_known_ones() {
     use llk::vision::{is_sure, read_with, ReaderChoice};
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/kshisen");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut wrong = Vec::new();
-    for f in truth_files(&dir) {
+    let files = [root.join("fixtures/kshisen"), root.join("fixtures/xshisen")]
+        .iter()
+        .flat_map(|d| truth_files(d))
+        .collect::<Vec<_>>();
+    for f in files {
         let v: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
         let png = f.to_string_lossy().replace(".truth.json", ".png");
         let img = load_image(Path::new(&png)).unwrap();
