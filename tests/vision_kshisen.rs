@@ -231,14 +231,11 @@ fn xshisen_frames_read_exactly() {
     let failed = run(&dir);
     // Known failures, by name: a tile selected by xshisen's stipple (every other pixel
     // black) keeps half its sprite's pixels; on pixel-art tiles the shape left lies too
-    // near the next type's to join its own (docs/vision.md), and the frame is refused. A
-    // full deal on the light grey ground reads exactly but reports the top right corner's
-    // tile selected (by its frame: the selection test's, not yet looked into).
+    // near the next type's to join its own (docs/vision.md), and the frame is refused.
     let known: Vec<String> = [
         "x0-p1-g806040-grav-sel",
         "x0-p2-g203050-grav-sel",
         "x1-p2-g004000-sel",
-        "x2-p2-gd8d8d8-full",
     ]
     .iter()
     .map(|s| s.to_string())

@@ -194,8 +194,10 @@ pub struct ReaderConfig {
     /// can keep all its tiles (KShisen 26x14 with 148 of 364 tiles gone: 12, 12, 10, 8, …
     /// over a median of 4), but the counts still run down without a jump: the largest step
     /// from one type count to the next smaller measured 2.0 (813 KShisen truth boards, all
-    /// sets and fixtures). A crowd on the board reads as
-    /// obstacles, unsure:
+    /// sets and fixtures). The cut lies between that and the smallest crowd step measured:
+    /// 2.83, a row of 34 alike cells of a window's chrome above a 26x14 deal whose largest
+    /// type holds 12 (taken into the extent, it read as one sure tile type at 3.0). A crowd
+    /// on the board reads as obstacles, unsure:
     /// no board measured holds more than 6 obstacles (rendered fixtures 0..400), while the
     /// crowds read there were ground (a row of tiles' 3-D sides, a patterned ground, emptied
     /// rows under a row of tiles where no ground shows outside the board) — so one frame
@@ -406,7 +408,7 @@ impl Default for ReaderConfig {
             min_tiles: 4,
             max_unpaired_share: 0.4,
             max_unpaired: 2,
-            obstacle_crowd: 3.0,
+            obstacle_crowd: 2.5,
             obstacle_min_count: 10,
             crowd_share: 0.5,
             ground_seam: 2.0,
