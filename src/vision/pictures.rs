@@ -202,32 +202,6 @@ pub fn frame_distance(a: &Picture, b: &Picture) -> f32 {
     )
 }
 
-/// [`frame_distance`] over the ring blocks that lie only on the sides `keep` accepts (an
-/// index into [`super::ground::SIDES`]: top, bottom, left, right; a corner block lies on
-/// two), for frames of a `b × b` split; `None` when no block is left.
-pub(crate) fn frame_distance_on(
-    a: &Picture,
-    b: &Picture,
-    blocks: usize,
-    keep: impl Fn(usize) -> bool,
-) -> Option<f32> {
-    let ring = (0..blocks)
-        .flat_map(|r| (0..blocks).map(move |c| (r, c)))
-        .filter(|&(r, c)| on_ring(r, c, blocks));
-    let gaps: Vec<f32> = ring
-        .zip(a.frame.chunks_exact(3).zip(b.frame.chunks_exact(3)))
-        .filter(|&((r, c), _)| {
-            let sides = [r == 0, r + 1 == blocks, c == 0, c + 1 == blocks];
-            sides
-                .iter()
-                .enumerate()
-                .all(|(side, &on)| !on || keep(side))
-        })
-        .map(|(_, (x, y))| block_gap(x, y))
-        .collect();
-    (!gaps.is_empty()).then(|| median_gap(gaps.into_iter()))
-}
-
 /// How far a cell's frame stands from its own inner mean colour, by the same median: a
 /// border or bevel shows on every side, a neighbour's shadow on one or two.
 pub fn frame_contrast(p: &Picture) -> f32 {
@@ -874,44 +848,6 @@ pub(crate) fn single_linkage(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_frame_is_compared_on_the_sides_kept() {
-        // Two 4x4 frames alike but for their top and left sides (a corner tile's ground
-        // there, its twin's neighbours' sides): 7 of the 12 ring blocks differ.
-        let b = 4;
-        let ring: Vec<(usize, usize)> = (0..b)
-            .flat_map(|r| (0..b).map(move |c| (r, c)))
-            .filter(|&(r, c)| on_ring(r, c, b))
-            .collect();
-        let frame = |corner: bool| -> Vec<f32> {
-            ring.iter()
-                .flat_map(|&(r, c)| {
-                    let v = if corner && (r == 0 || c == 0) {
-                        200.0
-                    } else {
-                        90.0
-                    };
-                    [v, v, v]
-                })
-                .collect()
-        };
-        let mut a = Picture::from_blocks(vec![90.0; 48], frame(true));
-        let mut z = Picture::from_blocks(vec![90.0; 48], frame(false));
-        assert_eq!(frame_distance(&a, &z), 110.0);
-        // Bottom and right only (blocks on the top or left side left out, corners too).
-        assert_eq!(
-            frame_distance_on(&a, &z, b, |side| side == 1 || side == 3),
-            Some(0.0)
-        );
-        // Every side: as frame_distance.
-        assert_eq!(frame_distance_on(&a, &z, b, |_| true), Some(110.0));
-        // No side: nothing to compare.
-        assert_eq!(frame_distance_on(&a, &z, b, |_| false), None);
-        a.frame.clear();
-        z.frame.clear();
-        assert_eq!(frame_distance_on(&a, &z, b, |_| true), None);
-    }
 
     fn pic(v: &[f32]) -> Picture {
         let blocks: Vec<f32> = v.iter().flat_map(|&x| [x, x, x]).collect();

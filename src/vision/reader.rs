@@ -16,8 +16,8 @@ use super::halves;
 use super::lattice::{self, Axis};
 use super::obstacles::{face_shares, obstacle_groups};
 use super::pictures::{
-    describe, describe_face, frame_contrast, frame_distance, frame_distance_on, frame_side, group,
-    nearest_distances, shape_distance, shape_of, shapes_apart, Picture,
+    describe, describe_face, frame_contrast, frame_distance, frame_side, group, nearest_distances,
+    shape_distance, shape_of, shapes_apart, Picture,
 };
 use super::pixels::{colour_dist, median, Integral};
 use super::profile::line_profiles;
@@ -1763,32 +1763,6 @@ fn framed_selection(
             members.entry(*g).or_default().push((i, p));
         }
     }
-    // A cell's frame is partly drawn by its neighbours (their 3-D sides and shadows, or the
-    // ground where there is none): two frames are compared only on the sides where both
-    // cells have a tile beside them or neither has (a corner tile's frame shows the ground
-    // on two sides, over half its ring, where a twin inside the board shows tiles).
-    let tile_at: std::collections::HashSet<usize> = cells
-        .iter()
-        .zip(kind)
-        .filter(|(_, k)| k.is_some())
-        .map(|(&i, _)| i)
-        .collect();
-    let beside = |i: usize, side: usize| -> bool {
-        let (r, c) = (i / s.cols, i % s.cols);
-        let n = match side {
-            0 if r > 0 => Some(i - s.cols),
-            1 if r + 1 < s.rows => Some(i + s.cols),
-            2 if c > 0 => Some(i - 1),
-            3 if c + 1 < s.cols => Some(i + 1),
-            _ => None,
-        };
-        n.is_some_and(|n| tile_at.contains(&n))
-    };
-    let apart = |i: usize, p: &Picture, j: usize, q: &Picture| {
-        frame_distance_on(p, q, cfg.blocks.max(1), |side| {
-            beside(i, side) == beside(j, side)
-        })
-    };
     // Per type: each member's frame distance to its nearest twin (with its cell), and the
     // largest of them.
     type Twin<'p> = (f32, usize, &'p Picture);
@@ -1804,10 +1778,9 @@ fn framed_selection(
                         .iter()
                         .enumerate()
                         .filter(|&(b, _)| b != a)
-                        .filter_map(|(_, &(j, q))| apart(i, p, j, q))
+                        .map(|(_, (_, q))| frame_distance(p, q))
                         .fold(f32::INFINITY, f32::min);
-                    // No twin with a side alike to compare: no sign of a selection.
-                    (if d.is_finite() { d } else { 0.0 }, i, p)
+                    (d, i, p)
                 })
                 .collect();
             let top = near.iter().map(|n| n.0).fold(0.0, f32::max);
