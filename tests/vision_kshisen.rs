@@ -204,8 +204,6 @@ fn kshisen_frames_read_exactly() {
         println!("{} failed: {failed:?}", failed.len());
         return;
     }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/kshisen");
-    let failed = run(&dir);
     // Known failures, by name: a new failure and a silent fix both show here.
     // Frames the stage reader does not read yet (what each shows is in docs/vision.md): a
     // jade tile's selection not reported (the board reads exactly); cells emptied on a
@@ -214,24 +212,29 @@ fn kshisen_frames_read_exactly() {
     // tiles' frame by their neighbours' 3-D sides and no face, read as stones (unsure).
     // A 26x14 deal in a 1000x700 window reads exactly but reports its top left corner's tile
     // selected (as the xshisen deal below).
-    let known: Vec<String> = [
-        "s0-default-wood_light-w1200-mid12",
-        "s0-jade-wood_light-mid06sel",
-        "s3-traditional-summerfield-w1024-mid06",
-        "s4-classic-default-w1000-full",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    assert_eq!(failed, known, "KShisen frames that do not read exactly");
+    assert_known_failures(
+        "fixtures/kshisen",
+        &[
+            "s0-default-wood_light-w1200-mid12",
+            "s0-jade-wood_light-mid06sel",
+            "s3-traditional-summerfield-w1024-mid06",
+            "s4-classic-default-w1000-full",
+        ],
+        "KShisen frames that do not read exactly",
+    );
+}
+
+/// Runs [`check`] over the fixture folder `dir` (relative to the crate) and asserts the
+/// frames that fail are exactly `known`, by name.
+fn assert_known_failures(dir: &str, known: &[&str], what: &str) {
+    let failed = run(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir));
+    assert_eq!(failed, known, "{what}");
 }
 
 /// xshisen's frames (a game the reader was never tuned on: counted at first sight before
 /// any change, see docs/vision.md) by the stage reader.
 #[test]
 fn xshisen_frames_read_exactly() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/xshisen");
-    let failed = run(&dir);
     // Known failures, by name: a tile selected by xshisen's stipple (every other pixel
     // black) keeps half its sprite's pixels; on pixel-art tiles the shape left lies too
     // near the next type's to join its own (docs/vision.md), and the frame is refused. A
@@ -239,16 +242,16 @@ fn xshisen_frames_read_exactly() {
     // tile selected: the corner's frame shows the ground on two sides, over half its ring
     // (the frame test of a selection; a fix comparing frames only on sides alike lost four
     // true selections on small KShisen tiles, docs/vision.md).
-    let known: Vec<String> = [
-        "x0-p1-g806040-grav-sel",
-        "x0-p2-g203050-grav-sel",
-        "x1-p2-g004000-sel",
-        "x2-p2-gd8d8d8-full",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    assert_eq!(failed, known, "xshisen frames that do not read exactly");
+    assert_known_failures(
+        "fixtures/xshisen",
+        &[
+            "x0-p1-g806040-grav-sel",
+            "x0-p2-g203050-grav-sel",
+            "x1-p2-g004000-sel",
+            "x2-p2-gd8d8d8-full",
+        ],
+        "xshisen frames that do not read exactly",
+    );
 }
 
 /// The default reader (`auto`: the legacy reader's reading when it is sure, else the stage
