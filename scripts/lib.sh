@@ -91,13 +91,13 @@ llk_display() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# Real third-party games for live tests and fixture capture (KShisen, KDE's Shisen-Sho).
-# See docs in fixtures/kshisen/README.md. Nothing above changes when these are unused.
+# Real third-party games for live tests and fixture capture (KShisen, KDE's Shisen-Sho;
+# xshisen, Shisen-Sho for X11). See fixtures/kshisen/README.md and fixtures/xshisen/README.md. Nothing above changes when these are unused.
 
 # kshisen exits at once without a D-Bus session bus (dbus-run-session, from dbus-x11);
 # xdotool clicks, xwd (x11-apps) captures a window independently of llk, xwininfo/xprop
-# (x11-utils) find it.
-LLK_GAME_PACKAGES="kshisen dbus-x11 xdotool x11-apps x11-utils"
+# (x11-utils) find it; the xshisen scripts read captures with python3's numpy and pillow.
+LLK_GAME_PACKAGES="kshisen xshisen dbus-x11 xdotool x11-apps x11-utils python3-numpy python3-pil"
 
 # Install the packages named in $@ that dpkg does not list as installed (apt-get, with sudo
 # when not root), as one step (see llk_step); nothing to install runs nothing and prints

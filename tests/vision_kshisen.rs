@@ -210,15 +210,12 @@ fn kshisen_frames_read_exactly() {
     // photo ground that read exactly on the grid found and, unsure, as lone pictures on
     // that grid given; cells emptied between tiles on light wood that group, have the
     // tiles' frame by their neighbours' 3-D sides and no face, read as stones (unsure).
-    // A 26x14 deal in a 1000x700 window reads exactly but reports its top left corner's tile
-    // selected (as the xshisen deal below).
     assert_known_failures(
         "fixtures/kshisen",
         &[
             "s0-default-wood_light-w1200-mid12",
             "s0-jade-wood_light-mid06sel",
             "s3-traditional-summerfield-w1024-mid06",
-            "s4-classic-default-w1000-full",
         ],
         "KShisen frames that do not read exactly",
     );
@@ -235,21 +232,11 @@ fn assert_known_failures(dir: &str, known: &[&str], what: &str) {
 /// any change, see docs/vision.md) by the stage reader.
 #[test]
 fn xshisen_frames_read_exactly() {
-    // Known failures, by name: a tile selected by xshisen's stipple (every other pixel
-    // black) keeps half its sprite's pixels; on pixel-art tiles the shape left lies too
-    // near the next type's to join its own (docs/vision.md), and the frame is refused. A
-    // full deal on the light grey ground reads exactly but reports its top right corner's
-    // tile selected: the corner's frame shows the ground on two sides, over half its ring
-    // (the frame test of a selection; a fix comparing frames only on sides alike lost four
-    // true selections on small KShisen tiles, docs/vision.md).
+    // No known failure: the frames with a tile stippled (selected) read exactly, and a
+    // board's corner tile (its frame shows ground on two sides) is not taken for selected.
     assert_known_failures(
         "fixtures/xshisen",
-        &[
-            "x0-p1-g806040-grav-sel",
-            "x0-p2-g203050-grav-sel",
-            "x1-p2-g004000-sel",
-            "x2-p2-gd8d8d8-full",
-        ],
+        &[],
         "xshisen frames that do not read exactly",
     );
 }

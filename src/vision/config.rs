@@ -144,7 +144,12 @@ pub struct ReaderConfig {
     /// frame or border tint) is found by its frame: the median block difference between its
     /// ring and its nearest twin's. On the KShisen corpus's 151 frames with a selection the
     /// selected tile measures 13–47 and unselected twins 0–8 (one type 12.5 on a textured
-    /// ground); a type must also part at least twice as far as any other type.
+    /// ground); a type must also part at least twice as far as any other type. The tile
+    /// found must also lie this far from the frame tiles show in its place (the median
+    /// over tiles with tiles beside them on the same sides): on the KShisen and xshisen
+    /// fixture frames, selected tiles measure 35–41 from it and their twins under 0.5; a
+    /// board's corner tile, whose frame shows ground on two sides and parts from its
+    /// twins' by 12–17 unselected, 0.0–0.4.
     pub selected_frame_gap: f32,
     /// A lone picture (a tile the game tints to show a selection) is of the type whose shape
     /// ([`super::pictures::shape_distance`], tint taken out) lies this many times nearer it
@@ -178,6 +183,17 @@ pub struct ReaderConfig {
     /// shape and as near to a look-alike numeral: its own type measured 1.00–1.08 times the
     /// nearest over the held-out frames with a selection.
     pub odd_join_ratio: f32,
+    /// A cell is stippled ([`super::stipple`]) when every pixel of one checkerboard parity
+    /// lies within this of one colour, per channel (0–255). A stipple is drawn in one
+    /// colour and captures are exact (0 measured on xshisen's stippled selections); lossy
+    /// compression blurs a one-pixel checker beyond recognition either way.
+    pub stipple_tolerance: u8,
+    /// A stippled cell is of the type whose tiles' pixels on the kept parity lie within
+    /// [`ReaderConfig::different_ceiling`] of its kept pixels and this many times nearer
+    /// than any other type's. Measured on xshisen's stippled selections (both tile sets,
+    /// four grounds): 0.0 from its type (one sprite, drawn pixel for pixel), 8.5–17.6 from
+    /// the next.
+    pub stipple_join_ratio: f32,
     /// A board needs at least this many tiles read, else the frame shows no board.
     pub min_tiles: usize,
     /// Share of tiles that may be unpaired (odd or lone pictures) before the frame is judged
@@ -405,6 +421,8 @@ impl Default for ReaderConfig {
             shape_join_ratio: 2.5,
             lone_twin_ratio: 12.0,
             max_selected: 2,
+            stipple_tolerance: 8,
+            stipple_join_ratio: 2.5,
             min_tiles: 4,
             max_unpaired_share: 0.4,
             max_unpaired: 2,

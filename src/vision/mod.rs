@@ -29,6 +29,7 @@ pub mod pictures;
 pub mod pixels;
 pub mod profile;
 pub mod reader;
+pub mod stipple;
 pub mod types;
 pub mod verdict;
 

@@ -21,6 +21,7 @@ use super::pictures::{
 };
 use super::pixels::{colour_dist, median, Integral};
 use super::profile::line_profiles;
+use super::stipple;
 use super::verdict::{judge, Tally};
 use super::{Hints, ReadError, Reading};
 use crate::board::{type_char, Board, Cell, Pos, TYPE_ALPHABET};
@@ -1374,6 +1375,7 @@ fn read_unjudged(
         cfg,
     );
     ground_runs_on(&pics, rows, cols, &mut seen, found == Found::InFrame, cfg);
+    let stippled = read_stipples(frame, &pics, cols, &rect, &mut seen, inside, cfg);
     // On a given grid where no two pictures pair, the pictures left are the last tiles,
     // or the last pair under its removal's link line with the emptied cells the line runs
     // over: two and two alike, with no type to tell tiles from line. The line is looked
@@ -1403,11 +1405,67 @@ fn read_unjudged(
         (fw, fh),
         walls_on,
         &sheet_like,
-        &seen,
+        (&seen, &stippled),
         &framed_ground,
         inside,
         cfg,
     )
+}
+
+/// Cells inside the board read as ground or as lone pictures that a stipple covers
+/// ([`stipple::stipple_in`]: a selection drawn through a checkerboard) take the type whose
+/// tiles' pixels match the pixels the stipple leaves, within
+/// [`ReaderConfig::different_ceiling`] and [`ReaderConfig::stipple_join_ratio`] times
+/// nearer than any other type's. Returns the cells that joined a type: selected tiles.
+fn read_stipples(
+    frame: &RgbaImage,
+    pics: &[Option<Picture>],
+    cols: usize,
+    rect: &impl Fn(usize, usize) -> (f32, f32, f32, f32),
+    seen: &mut [Seen],
+    inside: impl Fn(usize) -> bool,
+    cfg: &ReaderConfig,
+) -> Vec<usize> {
+    let at = |i: usize| rect(i / cols, i % cols);
+    // A stipple halves a face's contrast at most: a flat cell holds no stippled picture.
+    let found: Vec<(usize, stipple::Stipple)> = (0..seen.len())
+        .filter(|&i| inside(i) && matches!(seen[i], Seen::Ground | Seen::Lone))
+        .filter(|&i| pics[i].as_ref().is_some_and(|p| p.spread > cfg.flat_spread))
+        .filter_map(|i| stipple::stipple_in(frame, at(i), cfg).map(|s| (i, s)))
+        .collect();
+    if found.is_empty() {
+        return Vec::new();
+    }
+    let mut members = std::collections::BTreeMap::<usize, Vec<usize>>::new();
+    for i in (0..seen.len()).filter(|&i| inside(i)) {
+        if let Seen::Paired(g) = seen[i] {
+            members.entry(g).or_default().push(i);
+        }
+    }
+    let mut joined = Vec::new();
+    for (i, st) in found {
+        let Some(kept) = stipple::parity_blocks(frame, at(i), 1 - st.covered, cfg) else {
+            continue;
+        };
+        let mut ranked: Vec<(f32, usize)> = members
+            .iter()
+            .map(|(&g, m)| {
+                let d = m
+                    .iter()
+                    .map(|&j| stipple::kept_distance(&kept, frame, at(j), cfg))
+                    .fold(f32::INFINITY, f32::min);
+                (d, g)
+            })
+            .collect();
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+        if let [(d1, g), (d2, _), ..] = ranked[..] {
+            if d1 <= cfg.different_ceiling && d1 * cfg.stipple_join_ratio < d2 {
+                seen[i] = Seen::Paired(g);
+                joined.push(i);
+            }
+        }
+    }
+    joined
 }
 
 /// Whether the ground of cell `q` runs on into picture `p` across their shared edge
@@ -1800,9 +1858,23 @@ fn framed_selection(
         return None;
     }
     let stray = |p: &Picture| common.map_or(0.0, |c| frame_distance(p, c));
-    near.iter()
-        .max_by(|a, b| a.0.total_cmp(&b.0).then(stray(a.2).total_cmp(&stray(b.2))))
-        .map(|n| n.1)
+    let pick = near
+        .iter()
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(stray(a.2).total_cmp(&stray(b.2))))?
+        .1;
+    // Its frame must also stray from the frame a tile shows in its place: a tile on the
+    // board's edge or corner shows ground beyond its sides where its twins show their
+    // neighbours' sides, which parts its frame from theirs with no selection at all.
+    let mut tiles: Vec<usize> = cells
+        .iter()
+        .zip(kind)
+        .filter(|(_, k)| k.is_some())
+        .map(|(&i, _)| i)
+        .collect();
+    tiles.sort_unstable();
+    let in_place = frame_in_place(s, &tiles, pick, cfg.blocks.max(1))?;
+    let p = s.pics[pick].as_ref()?;
+    (frame_distance(p, &in_place) > cfg.selected_frame_gap).then_some(pick)
 }
 
 /// How many cells each type holds.
@@ -1837,6 +1909,63 @@ fn crowd_floor(sizes: &[usize], cfg: &ReaderConfig) -> usize {
             .max((cfg.obstacle_crowd * median as f32).ceil() as usize),
         None => usize::MAX,
     }
+}
+
+/// The frame a tile at sheet cell `at` shows when no selection marks it: per ring block,
+/// the median over the tiles (`tiles`, sheet indices) that have a tile beside them, or
+/// none, on the same sides as `at` on the sides that block lies along (a corner block, two
+/// sides). A tile's cell ring takes in what lies beyond its edges (a neighbour's 3-D side
+/// and shadow, or bare ground), so a tile on the board's edge or corner shows a frame of
+/// its own. Blocks no tile of the same sides shares take the median over all tiles.
+fn frame_in_place(s: &SheetCells, tiles: &[usize], at: usize, b: usize) -> Option<Picture> {
+    let is_tile = |i: usize| tiles.binary_search(&i).is_ok();
+    let beside = |i: usize| {
+        let (r, c) = (i / s.cols, i % s.cols);
+        [
+            r > 0 && is_tile(i - s.cols),
+            r + 1 < s.rows && is_tile(i + s.cols),
+            c > 0 && is_tile(i - 1),
+            c + 1 < s.cols && is_tile(i + 1),
+        ]
+    };
+    let own = beside(at);
+    let ring: Vec<[bool; 4]> = (0..b)
+        .flat_map(|r| (0..b).map(move |c| (r, c)))
+        .filter(|&(r, c)| r == 0 || c == 0 || r + 1 == b || c + 1 == b)
+        .map(|(r, c)| [r == 0, r + 1 == b, c == 0, c + 1 == b])
+        .collect();
+    let frames: Vec<(&Picture, [bool; 4])> = tiles
+        .iter()
+        .filter(|&&i| i != at)
+        .filter_map(|&i| s.pics[i].as_ref().map(|p| (p, beside(i))))
+        .filter(|(p, _)| p.frame.len() == ring.len() * 3)
+        .collect();
+    if frames.is_empty() {
+        return None;
+    }
+    let mut frame = Vec::with_capacity(ring.len() * 3);
+    for (j, sides) in ring.iter().enumerate() {
+        let alike = |t: &[bool; 4]| (0..4).all(|k| !sides[k] || t[k] == own[k]);
+        let pool: Vec<&Picture> = match frames.iter().filter(|(_, t)| alike(t)).count() {
+            0 => frames.iter().map(|f| f.0).collect(),
+            _ => frames
+                .iter()
+                .filter(|(_, t)| alike(t))
+                .map(|f| f.0)
+                .collect(),
+        };
+        for ch in 0..3 {
+            let mut v: Vec<f32> = pool.iter().map(|p| p.frame[j * 3 + ch]).collect();
+            v.sort_by(|x, y| x.total_cmp(y));
+            frame.push(v[v.len() / 2]);
+        }
+    }
+    Some(Picture {
+        blocks: Vec::new(),
+        mean: [0.0; 3],
+        spread: 0.0,
+        frame,
+    })
 }
 
 /// The frame every tile shares: per ring block, the median over the tiles' frames. `None`
@@ -1972,7 +2101,7 @@ fn board_from(
     frame_size: (u32, u32),
     walls_on: bool,
     s: &SheetCells,
-    seen: &[Seen],
+    (seen, stippled): (&[Seen], &[usize]),
     framed_ground: &[bool],
     inside: impl Fn(usize) -> bool,
     cfg: &ReaderConfig,
@@ -1999,8 +2128,12 @@ fn board_from(
                 || matches!(seen[cells[k]], Seen::Paired(g) if count[&g] < 2)
         })
         .collect();
+    // Stippled tiles, already of their type, are selected ([`read_stipples`]).
+    let mut selected: Vec<Pos> = stippled
+        .iter()
+        .map(|&i| Pos::new(i / s.cols - 1, i % s.cols - 1))
+        .collect();
     // A lone picture joins the group whose shape it matches far better than any other's.
-    let mut selected = Vec::new();
     let mut unsure = Vec::new();
     let groups: Vec<usize> = count
         .iter()
@@ -2374,6 +2507,57 @@ mod tests {
         // One picture everywhere is not a crowd among types.
         assert_eq!(crowd_floor(&[50], &cfg), usize::MAX);
         assert_eq!(crowd_floor(&[], &cfg), usize::MAX);
+    }
+
+    /// A 3x4 board of tiles in a 5x6 sheet; each tile's frame (3x3 blocks, a ring of 8)
+    /// shows 100 on a side with a tile beside it and 20 on a side facing the ground, plus
+    /// `tint` on the tile at (1, 1) of the board.
+    #[test]
+    fn a_corner_tile_shows_the_frame_of_its_place_and_a_tinted_tile_does_not() {
+        let (rows, cols, b) = (5, 6, 3);
+        let inside = |i: usize| {
+            let (r, c) = (i / cols, i % cols);
+            (1..rows - 1).contains(&r) && (1..cols - 1).contains(&c)
+        };
+        let tiles: Vec<usize> = (0..rows * cols).filter(|&i| inside(i)).collect();
+        let tint_at = 2 * cols + 2;
+        let pics: Vec<Option<Picture>> = (0..rows * cols)
+            .map(|i| {
+                if !inside(i) {
+                    return None;
+                }
+                let near = [i - cols, i + cols, i - 1, i + 1].map(inside);
+                let mut frame = Vec::new();
+                for r in 0..b {
+                    for c in 0..b {
+                        if !(r == 0 || c == 0 || r + 1 == b || c + 1 == b) {
+                            continue;
+                        }
+                        let sides = [r == 0, r + 1 == b, c == 0, c + 1 == b];
+                        let facing_ground = (0..4).any(|k| sides[k] && !near[k]);
+                        let v = if facing_ground { 20.0 } else { 100.0 }
+                            + if i == tint_at { 40.0 } else { 0.0 };
+                        frame.extend([v, v, v]);
+                    }
+                }
+                Some(Picture {
+                    blocks: Vec::new(),
+                    mean: [0.0; 3],
+                    spread: 0.0,
+                    frame,
+                })
+            })
+            .collect();
+        let s = SheetCells { rows, cols, pics };
+        let corner = cols + 1;
+        let own = |i: usize| s.pics[i].as_ref().unwrap();
+        // The corner parts from the frame every tile shares, not from the frame of its place.
+        let shared = common_frame(tiles.iter().map(|&i| own(i))).unwrap();
+        assert!(frame_distance(own(corner), &shared) >= 80.0);
+        let in_place = frame_in_place(&s, &tiles, corner, b).unwrap();
+        assert_eq!(frame_distance(own(corner), &in_place), 0.0);
+        let in_place = frame_in_place(&s, &tiles, tint_at, b).unwrap();
+        assert_eq!(frame_distance(own(tint_at), &in_place), 40.0);
     }
 }
 
