@@ -235,6 +235,10 @@ struct Sight {
     /// Cells of a group whose pictures mostly show the ground's colour, lit or in shadow
     /// ([`Ground::covers_most`]).
     ground_faced: Vec<bool>,
+    /// Cells of a group one of whose members shows the frame the tiles share, to within
+    /// [`ReaderConfig::tile_frame_exact`]: tiles, however much of their faces shows the
+    /// ground's colour.
+    tile_framed: Vec<bool>,
 }
 
 /// [`see`], and which cells were found tiles by their frames; `given` when the grid is the
@@ -339,9 +343,9 @@ fn look(
         .take(40)
         .collect();
     let mut blank = vec![false; g.groups];
+    let mut sure_tile = vec![false; g.groups];
     if !tile_like.is_empty() {
         let mut votes = vec![0isize; g.groups];
-        let mut sure_tile = vec![false; g.groups];
         // The frame most tiles show (per block, the median over the tile-like pictures):
         // one sprite's border where the game draws one.
         let shared = common_frame(tile_like.iter().copied());
@@ -406,6 +410,7 @@ fn look(
     let mut seen = vec![Seen::Ground; cells.len()];
     let mut framed = vec![false; cells.len()];
     let mut ground_faced = vec![false; cells.len()];
+    let mut tile_framed = vec![false; cells.len()];
     for (k, &i) in idx.iter().enumerate() {
         let gi = g.group[k];
         // A group of ground cells, or one that reaches the window's edge in numbers (a
@@ -431,6 +436,7 @@ fn look(
             && frame_contrast(pics[k]) <= cfg.ground_margin;
         framed[i] = blank[gi];
         ground_faced[i] = mostly_ground[gi] * 2 > size[gi];
+        tile_framed[i] = sure_tile[gi] && size[gi] >= 2;
         seen[i] = if size[gi] >= 2 && !ground_group {
             Seen::Paired(gi)
         } else if size[gi] >= 2 || ground.holds(pics[k], cfg) || bare_ring {
@@ -535,6 +541,7 @@ fn look(
         seen,
         framed,
         ground_faced,
+        tile_framed,
     }
 }
 
@@ -1354,6 +1361,7 @@ fn read_unjudged(
         mut seen,
         mut framed,
         ground_faced,
+        tile_framed,
     } = look(&pics, cols, &ground, &ring_idx, found == Found::Given, cfg);
     // Cells showing the ground remembered for them are ground, whatever they matched.
     if let Some(m) = memory {
@@ -1374,7 +1382,14 @@ fn read_unjudged(
         &framed,
         cfg,
     );
-    ground_runs_on(&pics, rows, cols, &mut seen, found == Found::InFrame, cfg);
+    ground_runs_on(
+        &pics,
+        (rows, cols),
+        &mut seen,
+        &tile_framed,
+        found == Found::InFrame,
+        cfg,
+    );
     let stippled = read_stipples(frame, &pics, cols, &rect, &mut seen, inside, cfg);
     // On a given grid where no two pictures pair, the pictures left are the last tiles,
     // or the last pair under its removal's link line with the emptied cells the line runs
@@ -1553,12 +1568,15 @@ fn median_colour(p: &Picture) -> [f32; 3] {
 /// ring) is ground: a type's tiles lie on the board, while a tile's side and shadow on the
 /// ground beside the board pair with the same on an emptied cell. Measured on the KShisen corpus and two held-out sets: of 25 338
 /// tiles beside a cell of ground, none lets it in; of 20 emptied cells paired as a type
-/// beside one, 16 do.
+/// beside one, 16 do. The ground never runs into a cell of `tile_framed` (its group shows
+/// the tiles' own frame, [`Sight::tile_framed`]): a face in the ground's colour with a
+/// small glyph (a white face on a white ground) shows no seam against the ground inside
+/// its border, and the ground would run on through every such face.
 fn ground_runs_on(
     pics: &[Option<Picture>],
-    rows: usize,
-    cols: usize,
+    (rows, cols): (usize, usize),
     seen: &mut [Seen],
+    tile_framed: &[bool],
     lone: bool,
     cfg: &ReaderConfig,
 ) {
@@ -1575,7 +1593,8 @@ fn ground_runs_on(
                 continue;
             }
             let i = rr as usize * cols + cc as usize;
-            let open = matches!(seen[i], Seen::Paired(_)) || (lone && seen[i] == Seen::Lone);
+            let open = (matches!(seen[i], Seen::Paired(_)) || (lone && seen[i] == Seen::Lone))
+                && !tile_framed[i];
             if reached[i] || !open {
                 continue;
             }
@@ -3793,9 +3812,25 @@ mod cell_tests {
             let mut seen = vec![Seen::Ground; rows * cols];
             seen[5] = Seen::Paired(1);
             seen[6] = Seen::Lone;
-            ground_runs_on(&pics, rows, cols, &mut seen, true, &cfg);
+            ground_runs_on(
+                &pics,
+                (rows, cols),
+                &mut seen,
+                &vec![false; rows * cols],
+                true,
+                &cfg,
+            );
             assert_eq!(seen[6], want, "inner {inner:?}");
             assert_eq!(seen[5], Seen::Paired(1));
+            // A cell whose group shows the tiles' own frame is never run into: a face in the
+            // ground's colour.
+            let mut seen = vec![Seen::Ground; rows * cols];
+            seen[5] = Seen::Paired(1);
+            seen[6] = Seen::Lone;
+            let mut tile_framed = vec![false; rows * cols];
+            tile_framed[6] = true;
+            ground_runs_on(&pics, (rows, cols), &mut seen, &tile_framed, true, &cfg);
+            assert_eq!(seen[6], Seen::Lone, "inner {inner:?}");
         }
     }
 
@@ -3959,7 +3994,15 @@ mod cell_tests {
             seen[i] = Seen::Paired(2);
         }
         let pics: Vec<Option<Picture>> = vec![None; rows * cols];
-        ground_runs_on(&pics, rows, cols, &mut seen, true, &ReaderConfig::default());
+        let none = vec![false; rows * cols];
+        ground_runs_on(
+            &pics,
+            (rows, cols),
+            &mut seen,
+            &none,
+            true,
+            &ReaderConfig::default(),
+        );
         assert_eq!(seen[10], Seen::Ground);
         assert_eq!(seen[5], Seen::Paired(1));
     }
