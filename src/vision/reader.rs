@@ -239,9 +239,6 @@ struct Sight {
     /// [`ReaderConfig::tile_frame_exact`]: tiles, however much of their faces shows the
     /// ground's colour.
     tile_framed: Vec<bool>,
-    /// Lone pictures that are each other's twins by shape (the last two of a type, one
-    /// tinted): tiles, never ground.
-    twinned: Vec<bool>,
 }
 
 /// [`see`], and which cells were found tiles by their frames; `given` when the grid is the
@@ -524,79 +521,9 @@ fn look(
             }
         }
     }
-    // Tiles come in pairs: the last two of a type, one of them tinted by a selection, pair
-    // with no type and each stands alone in its group; the untinted one can pass for a
-    // stretch of a busy textured ground by mean colour and texture, and the tinted one for
-    // ground beside it. A lone picture and a picture alone in its group (neither on the
-    // ring, neither's blocks showing the ground) that are each other's nearest by shape,
-    // and [`ReaderConfig::shape_join_ratio`] times nearer each other than either is to any
-    // type's shape or any other such picture, are twins: tiles, both lone. Cells a game emptied show the ground in
-    // most blocks ([`Ground::covers_most`]) and are never twins. Only with a type to
-    // measure against, and only while most pictures pair (lone ones at most
-    // [`ReaderConfig::max_unpaired_share`] of them): a lattice off the tiles leaves most
-    // cells alone. Measured on KShisen's textured egyptian ground: a pair 0.9 apart, 29
-    // from the nearest type, 38 from the next lone picture; emptied cells 8.8–14 from
-    // their nearest, 1.03–1.2 times that from the next.
-    let mut twinned = vec![false; cells.len()];
-    let loose: Vec<usize> = (0..idx.len())
-        .filter(|&k| {
-            size[g.group[k]] == 1
-                && matches!(seen[idx[k]], Seen::Ground | Seen::Lone)
-                && ring_idx.binary_search(&idx[k]).is_err()
-                && !ground.covers_most(pics[k], cfg)
-        })
-        .collect();
-    let lone_count = loose
-        .iter()
-        .filter(|&&k| seen[idx[k]] == Seen::Lone)
-        .count();
-    let paired = seen.iter().filter(|s| matches!(s, Seen::Paired(_))).count();
-    let few = lone_count as f32 <= cfg.max_unpaired_share * (paired + lone_count) as f32;
-    if lone_count >= 1 && few && loose.len() >= 2 {
-        let shapes = shapes.get_or_insert_with(|| type_shapes(cells, &seen));
-        if !shapes.is_empty() {
-            let own: Vec<Vec<f32>> = loose.iter().map(|&k| shape_of(pics[k])).collect();
-            let to_types: Vec<f32> = own
-                .iter()
-                .map(|o| {
-                    shapes
-                        .values()
-                        .flatten()
-                        .map(|q| shapes_apart(o, q))
-                        .fold(f32::INFINITY, f32::min)
-                })
-                .collect();
-            let nearest = |a: usize| {
-                (0..loose.len())
-                    .filter(|&b| b != a)
-                    .map(|b| (shapes_apart(&own[a], &own[b]), b))
-                    .min_by(|x, y| x.0.total_cmp(&y.0))
-            };
-            let lone_at: Vec<usize> = (0..loose.len())
-                .filter(|&a| seen[idx[loose[a]]] == Seen::Lone)
-                .collect();
-            for a in lone_at {
-                let Some((d, b)) = nearest(a) else { continue };
-                // The nearest other picture to either: emptied cells of a busy ground lie
-                // about as near each other as to the next one.
-                let others = (0..loose.len())
-                    .filter(|&c| c != a && c != b)
-                    .map(|c| shapes_apart(&own[a], &own[c]).min(shapes_apart(&own[b], &own[c])))
-                    .fold(f32::INFINITY, f32::min);
-                if nearest(b).map(|n| n.1) == Some(a)
-                    && d * cfg.shape_join_ratio < to_types[a].min(to_types[b]).min(others)
-                {
-                    for k in [loose[a], loose[b]] {
-                        seen[idx[k]] = Seen::Lone;
-                        twinned[idx[k]] = true;
-                    }
-                }
-            }
-        }
-    }
     if refs.iter().any(|r| r.1) && refs.iter().any(|r| !r.1) {
         for (k, &i) in idx.iter().enumerate() {
-            if seen[i] != Seen::Lone || twinned[i] {
+            if seen[i] != Seen::Lone {
                 continue;
             }
             let nearest = refs
@@ -615,7 +542,6 @@ fn look(
         framed,
         ground_faced,
         tile_framed,
-        twinned,
     }
 }
 
@@ -1436,7 +1362,6 @@ fn read_unjudged(
         mut framed,
         ground_faced,
         tile_framed,
-        twinned,
     } = look(&pics, cols, &ground, &ring_idx, found == Found::Given, cfg);
     // Cells showing the ground remembered for them are ground, whatever they matched.
     if let Some(m) = memory {
@@ -1454,7 +1379,7 @@ fn read_unjudged(
         (rows, cols),
         &rect,
         &mut seen,
-        (&framed, &twinned),
+        &framed,
         cfg,
     );
     ground_runs_on(
@@ -1732,15 +1657,14 @@ fn ground_runs_on(
 /// the live bot grows its lock over lines beside it). A group that may be such a line
 /// ([`lines_of_sides`]) is ground when every member shows the ground (groups inside are left
 /// alone: on a photo ground the ground cells lie far apart, and a tile there can fall within
-/// their spread), unless `framed` found it tiles by their frames. Lone pictures `look`
-/// found twins by shape (`twinned`, [`Sight::twinned`]) stay as they are.
+/// their spread), unless `framed` found it tiles by their frames.
 fn settle_ground(
     integral: &Integral,
     pics: &[Option<Picture>],
     (rows, cols): (usize, usize),
     rect: &dyn Fn(usize, usize) -> (f32, f32, f32, f32),
     seen: &mut [Seen],
-    (framed, twinned): (&[bool], &[bool]),
+    framed: &[bool],
     cfg: &ReaderConfig,
 ) {
     let inside = |i: usize| {
@@ -1750,7 +1674,7 @@ fn settle_ground(
     // (The types' shapes are taken once, on first need.)
     let mut shapes = None;
     let lone: Vec<usize> = (0..rows * cols)
-        .filter(|&i| inside(i) && seen[i] == Seen::Lone && !twinned[i])
+        .filter(|&i| inside(i) && seen[i] == Seen::Lone)
         .filter(|&i| {
             pics[i].as_ref().is_some_and(|p| {
                 let shapes = shapes.get_or_insert_with(|| type_shapes(pics, seen));
@@ -3910,34 +3834,13 @@ mod cell_tests {
         }
     }
 
-    /// A 6×7 sheet of textured ground (each cell its own stretch of it: blocks scattered
-    /// about one mean colour) whose 4×5 board holds eight pairs of tiles with a cream frame
-    /// in its first 16 cells, ground in the rest.
-    struct TexturedBoard {
-        cfg: ReaderConfig,
-        pics: Vec<Option<Picture>>,
-        /// The board's cells, in sheet indices.
-        board: Vec<usize>,
-        cols: usize,
-        cream: Vec<f32>,
-        /// Type 0's blocks, each channel moved onto the ground's mean with nine tenths of
-        /// the ground's texture.
-        ground_like: Vec<f32>,
-    }
-
-    /// The sheet's ring and the ground learnt from it.
-    fn ring_and_ground(
-        pics: &[Option<Picture>],
-        cols: usize,
-        cfg: &ReaderConfig,
-    ) -> (Vec<usize>, Ground) {
-        let ring_idx = ring(pics.len() / cols, cols);
-        let ring_pics: Vec<&Picture> = ring_idx.iter().filter_map(|&i| pics[i].as_ref()).collect();
-        let g = Ground::from_cells(&ring_pics, cfg).unwrap();
-        (ring_idx, g)
-    }
-
-    fn textured_board() -> TexturedBoard {
+    /// A textured ground (each cell its own stretch of it: blocks scattered about one mean
+    /// colour), eight pairs of tiles, and one tile a selection tinted to the ground's mean
+    /// colour and texture: its blocks are not the ground's, and it keeps its twin's shape,
+    /// so it is a tile without a twin (the selection), not ground. The ground's own cells,
+    /// holding no type's shape, stay ground.
+    #[test]
+    fn a_tile_tinted_to_a_textured_grounds_mean_colour_keeps_its_shape() {
         let cfg = ReaderConfig::default();
         let n = cfg.blocks * cfg.blocks;
         let ring_len = 4 * cfg.blocks - 4;
@@ -3961,15 +3864,19 @@ mod cell_tests {
             types.push((0..n * 3).map(|_| 255.0 * rnd()).collect());
         }
         let cream = [240.0f32, 240.0, 230.0].repeat(ring_len);
+        // The board's 4×5 cells inside the ring: eight pairs, three cells of ground and
+        // the tinted tile (type 0's twin).
         let board: Vec<usize> = (1..rows - 1)
             .flat_map(|r| (1..cols - 1).map(move |c| r * cols + c))
             .collect();
         for (k, &i) in board.iter().enumerate().take(16) {
             pics[i] = Some(Picture::from_blocks(types[k / 2].clone(), cream.clone()));
         }
+        // Type 0's blocks, each channel moved onto the ground's mean with nine tenths of
+        // the ground's texture.
         let twin = pics[board[0]].clone().unwrap();
         let ground_spread = pics[0].as_ref().unwrap().spread;
-        let mut ground_like = twin.blocks.clone();
+        let mut tinted = twin.blocks.clone();
         for (ch, (&to, &m)) in ground.iter().zip(&twin.mean).enumerate() {
             let dev = twin
                 .blocks
@@ -3979,37 +3886,15 @@ mod cell_tests {
                 .map(|v| (v - m).abs())
                 .sum::<f32>()
                 / n as f32;
-            for v in ground_like.iter_mut().skip(ch).step_by(3) {
+            for v in tinted.iter_mut().skip(ch).step_by(3) {
                 *v = to + (*v - m) * 0.9 * ground_spread / dev;
             }
         }
-        TexturedBoard {
-            cfg,
-            pics,
-            board,
-            cols,
-            cream,
-            ground_like,
-        }
-    }
-
-    /// One tile a selection tinted to the textured ground's mean colour and texture (type
-    /// 0's twin): its blocks are not the ground's, and it keeps its twin's shape, so it is
-    /// a tile without a twin (the selection), not ground. The ground's own cells, holding
-    /// no type's shape, stay ground.
-    #[test]
-    fn a_tile_tinted_to_a_textured_grounds_mean_colour_keeps_its_shape() {
-        let TexturedBoard {
-            cfg,
-            mut pics,
-            board,
-            cols,
-            cream,
-            ground_like,
-        } = textured_board();
         let tinted_at = board[19];
-        pics[tinted_at] = Some(Picture::from_blocks(ground_like, cream));
-        let (ring_idx, g) = ring_and_ground(&pics, cols, &cfg);
+        pics[tinted_at] = Some(Picture::from_blocks(tinted, cream.clone()));
+        let ring_idx = ring(rows, cols);
+        let ring_pics: Vec<&Picture> = ring_idx.iter().filter_map(|&i| pics[i].as_ref()).collect();
+        let g = Ground::from_cells(&ring_pics, &cfg).unwrap();
         let p = pics[tinted_at].as_ref().unwrap();
         assert!(g.holds(p, &cfg) && !g.covers_most(p, &cfg), "{g:?} {p:?}");
         let seen = see(&pics, cols, &g, &ring_idx, &cfg);
@@ -4023,41 +3908,6 @@ mod cell_tests {
                 "cell {i}: {:?}",
                 seen[i]
             );
-        }
-    }
-
-    /// The last two of a type on a textured ground: one tinted by a selection, the other
-    /// passing for the ground by mean colour and texture. Neither pairs with a type; each
-    /// is the other's twin by shape, so both are lone tiles, not ground.
-    #[test]
-    fn the_last_two_of_a_type_one_tinted_and_one_like_the_ground_are_twins() {
-        let t = textured_board();
-        let (cfg, board, cols) = (&t.cfg, &t.board, t.cols);
-        let mut pics = t.pics.clone();
-        // Type 0's second tile, tinted towards yellow by a selection (half the contrast,
-        // on a yellow mean): it holds no ground. The first passes for the ground by mean
-        // colour and texture; the type's other pair is emptied.
-        let tinted_at = board[19];
-        let twin = pics[board[0]].clone().unwrap();
-        let yellow: Vec<f32> = twin
-            .blocks
-            .iter()
-            .enumerate()
-            .map(|(i, v)| v * 0.5 + [120.0, 120.0, 0.0][i % 3])
-            .collect();
-        pics[tinted_at] = Some(Picture::from_blocks(yellow, t.cream.clone()));
-        pics[board[0]] = Some(Picture::from_blocks(t.ground_like.clone(), t.cream.clone()));
-        pics[board[1]] = pics[0].clone();
-        let (ring_idx, g) = ring_and_ground(&pics, cols, cfg);
-        let p = pics[board[0]].as_ref().unwrap();
-        assert!(g.holds(p, cfg) && !g.covers_most(p, cfg), "{g:?} {p:?}");
-        let sight = look(&pics, cols, &g, &ring_idx, false, cfg);
-        for i in [tinted_at, board[0]] {
-            assert_eq!(sight.seen[i], Seen::Lone, "cell {i}");
-            assert!(sight.twinned[i], "cell {i}");
-        }
-        for &i in &board[2..16] {
-            assert!(matches!(sight.seen[i], Seen::Paired(_)), "cell {i}");
         }
     }
 
