@@ -92,7 +92,8 @@ llk_display() {
 
 # ---------------------------------------------------------------------------------------------
 # Real third-party games for live tests and fixture capture (KShisen, KDE's Shisen-Sho;
-# xshisen, Shisen-Sho for X11). See fixtures/kshisen/README.md and fixtures/xshisen/README.md. Nothing above changes when these are unused.
+# xshisen, Shisen-Sho for X11). See fixtures/kshisen/README.md and fixtures/xshisen/README.md.
+# Nothing above changes when these are unused.
 
 # kshisen exits at once without a D-Bus session bus (dbus-run-session, from dbus-x11);
 # xdotool clicks, xwd (x11-apps) captures a window independently of llk, xwininfo/xprop

@@ -115,7 +115,7 @@ fn with_edges<R>(b: usize, edge: impl Fn(usize) -> f32, f: impl FnOnce(&[f32]) -
 }
 
 /// Whether block (r, c) of a `b × b` split lies on its outer ring (a [`Picture::frame`]).
-fn on_ring(r: usize, c: usize, b: usize) -> bool {
+pub(crate) fn on_ring(r: usize, c: usize, b: usize) -> bool {
     r == 0 || c == 0 || r + 1 == b || c + 1 == b
 }
 

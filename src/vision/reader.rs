@@ -17,7 +17,7 @@ use super::lattice::{self, Axis};
 use super::obstacles::{face_shares, obstacle_groups};
 use super::pictures::{
     describe, describe_face, frame_contrast, frame_distance, frame_side, group, nearest_distances,
-    shape_distance, shape_of, shapes_apart, Picture,
+    on_ring, shape_distance, shape_of, shapes_apart, Picture,
 };
 use super::pixels::{colour_dist, median, Integral};
 use super::profile::line_profiles;
@@ -436,7 +436,7 @@ fn look(
             && frame_contrast(pics[k]) <= cfg.ground_margin;
         framed[i] = blank[gi];
         ground_faced[i] = mostly_ground[gi] * 2 > size[gi];
-        tile_framed[i] = sure_tile[gi] && size[gi] >= 2;
+        tile_framed[i] = sure_tile[gi];
         seen[i] = if size[gi] >= 2 && !ground_group {
             Seen::Paired(gi)
         } else if size[gi] >= 2 || ground.holds(pics[k], cfg) || bare_ring {
@@ -1451,10 +1451,12 @@ fn read_stipples(
     if found.is_empty() {
         return Vec::new();
     }
-    let mut members = std::collections::BTreeMap::<usize, Vec<usize>>::new();
+    // Each tile's pixels on either parity, taken once for all the stippled cells.
+    let mut members = std::collections::BTreeMap::<usize, Vec<Vec<Vec<f32>>>>::new();
     for i in (0..seen.len()).filter(|&i| inside(i)) {
         if let Seen::Paired(g) = seen[i] {
-            members.entry(g).or_default().push(i);
+            let parities = stipple::both_parities(frame, at(i), cfg);
+            members.entry(g).or_default().push(parities);
         }
     }
     let mut joined = Vec::new();
@@ -1467,7 +1469,7 @@ fn read_stipples(
             .map(|(&g, m)| {
                 let d = m
                     .iter()
-                    .map(|&j| stipple::kept_distance(&kept, frame, at(j), cfg))
+                    .map(|parities| stipple::kept_distance(&kept, parities))
                     .fold(f32::INFINITY, f32::min);
                 (d, g)
             })
@@ -1948,9 +1950,10 @@ fn frame_in_place(s: &SheetCells, tiles: &[usize], at: usize, b: usize) -> Optio
         ]
     };
     let own = beside(at);
+    // The sides each ring block lies along.
     let ring: Vec<[bool; 4]> = (0..b)
         .flat_map(|r| (0..b).map(move |c| (r, c)))
-        .filter(|&(r, c)| r == 0 || c == 0 || r + 1 == b || c + 1 == b)
+        .filter(|&(r, c)| on_ring(r, c, b))
         .map(|(r, c)| [r == 0, r + 1 == b, c == 0, c + 1 == b])
         .collect();
     let frames: Vec<(&Picture, [bool; 4])> = tiles
@@ -1959,32 +1962,24 @@ fn frame_in_place(s: &SheetCells, tiles: &[usize], at: usize, b: usize) -> Optio
         .filter_map(|&i| s.pics[i].as_ref().map(|p| (p, beside(i))))
         .filter(|(p, _)| p.frame.len() == ring.len() * 3)
         .collect();
-    if frames.is_empty() {
-        return None;
-    }
+    let everyone = common_frame(frames.iter().map(|f| f.0))?;
+    // One shared frame per set of sides (a side's blocks, a corner's), from the tiles alike
+    // to `at` there.
+    let mut by_sides = std::collections::HashMap::<[bool; 4], Option<Picture>>::new();
     let mut frame = Vec::with_capacity(ring.len() * 3);
     for (j, sides) in ring.iter().enumerate() {
-        let alike = |t: &[bool; 4]| (0..4).all(|k| !sides[k] || t[k] == own[k]);
-        let pool: Vec<&Picture> = match frames.iter().filter(|(_, t)| alike(t)).count() {
-            0 => frames.iter().map(|f| f.0).collect(),
-            _ => frames
-                .iter()
-                .filter(|(_, t)| alike(t))
-                .map(|f| f.0)
-                .collect(),
-        };
-        for ch in 0..3 {
-            let mut v: Vec<f32> = pool.iter().map(|p| p.frame[j * 3 + ch]).collect();
-            v.sort_by(|x, y| x.total_cmp(y));
-            frame.push(v[v.len() / 2]);
-        }
+        let alike = by_sides.entry(*sides).or_insert_with(|| {
+            common_frame(
+                frames
+                    .iter()
+                    .filter(|(_, t)| (0..4).all(|k| !sides[k] || t[k] == own[k]))
+                    .map(|f| f.0),
+            )
+        });
+        let from = alike.as_ref().unwrap_or(&everyone);
+        frame.extend_from_slice(&from.frame[j * 3..j * 3 + 3]);
     }
-    Some(Picture {
-        blocks: Vec::new(),
-        mean: [0.0; 3],
-        spread: 0.0,
-        frame,
-    })
+    Some(Picture { frame, ..everyone })
 }
 
 /// The frame every tile shares: per ring block, the median over the tiles' frames. `None`

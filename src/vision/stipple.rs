@@ -111,22 +111,30 @@ pub fn parity_blocks(
     Some(out)
 }
 
-/// How far a stippled cell's kept pixels (`kept`, from [`parity_blocks`] on the parity the
-/// stipple leaves) lie from cell `rect` of the same frame: the mean absolute block
-/// difference against that cell's pixels of either parity, the nearer of the two (a sprite
-/// drawn an odd number of pixels away has its kept pixels on the other parity there).
-pub fn kept_distance(
-    kept: &[f32],
+/// Block means of cell `rect` over each parity in turn ([`parity_blocks`]), those the cell
+/// holds: what a stippled cell's kept pixels are compared with ([`kept_distance`]).
+pub fn both_parities(
     frame: &RgbaImage,
     rect: (f32, f32, f32, f32),
     cfg: &ReaderConfig,
-) -> f32 {
+) -> Vec<Vec<f32>> {
     (0..2)
         .filter_map(|parity| parity_blocks(frame, rect, parity, cfg))
+        .collect()
+}
+
+/// How far a stippled cell's kept pixels (`kept`, from [`parity_blocks`] on the parity the
+/// stipple leaves) lie from another cell of the same frame, given as its
+/// [`both_parities`]: the mean absolute block difference against the nearer of the two (a
+/// sprite drawn an odd number of pixels away has its kept pixels on the other parity
+/// there).
+pub fn kept_distance(kept: &[f32], parities: &[Vec<f32>]) -> f32 {
+    parities
+        .iter()
         .filter(|other| other.len() == kept.len())
         .map(|other| {
             kept.iter()
-                .zip(&other)
+                .zip(other)
                 .map(|(a, b)| (a - b).abs())
                 .sum::<f32>()
                 / kept.len().max(1) as f32
@@ -202,8 +210,8 @@ mod tests {
         let f = frame(true);
         let c = cfg();
         let kept = parity_blocks(&f, (0.0, 0.0, 20.0, 20.0), 1, &c).unwrap();
-        let twin = kept_distance(&kept, &f, (21.0, 0.0, 20.0, 20.0), &c);
-        let other = kept_distance(&kept, &f, (42.0, 0.0, 20.0, 20.0), &c);
+        let twin = kept_distance(&kept, &both_parities(&f, (21.0, 0.0, 20.0, 20.0), &c));
+        let other = kept_distance(&kept, &both_parities(&f, (42.0, 0.0, 20.0, 20.0), &c));
         assert!(twin < 0.01, "twin {twin}");
         assert!(other > 10.0, "other {other}");
     }
