@@ -16,7 +16,7 @@
 use super::gravity_watch::{GravityWatch, Observation};
 use super::record::{Entry, RecordError, SessionWriter, Timings};
 use super::stages::{Brain, Eyes};
-use super::verify::{reaction, Reaction};
+use super::verify::{link_drawn, reaction, Reaction};
 use crate::board::{cell_list, Board, Cell, Gravity, Link, Pos, Rules};
 use crate::capture::{CaptureError, Frame, FrameSource};
 use crate::error::Chain;
@@ -1287,7 +1287,16 @@ impl Run<'_, '_> {
                     // A pair one of whose cells still shows what it showed before the move
                     // was not taken, however the frame reads (the last pair, one tile of it
                     // selected after a lost click, can read as bare ground).
-                    let settled = still && seen.unsure.is_empty() && shown() == Reaction::Busy;
+                    // Nor while the game still draws the pair's link line: the tiles above
+                    // a pair can fall only once it is gone, and the line over both tiles
+                    // can read as bare ground (past half the patience a line that stays
+                    // is taken for the game's chrome).
+                    let line_gone = || {
+                        clicked.elapsed() >= opts.verify_timeout / 2
+                            || !link_drawn(&before.frame.image, &f.image, &grid, link)
+                    };
+                    let settled =
+                        still && seen.unsure.is_empty() && shown() == Reaction::Busy && line_gone();
                     if let Some(i) = predicted.filter(|_| settled) {
                         self.record(&Entry::Verify {
                             n,
