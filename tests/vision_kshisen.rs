@@ -232,12 +232,101 @@ fn assert_known_failures(dir: &str, known: &[&str], what: &str) {
 /// any change, see docs/vision.md) by the stage reader.
 #[test]
 fn xshisen_frames_read_exactly() {
-    // No known failure: the frames with a tile stippled (selected) read exactly, and a
-    // board's corner tile (its frame shows ground on two sides) is not taken for selected.
+    // The frames with a tile stippled (selected) read exactly, and a board's corner tile
+    // (its frame shows ground on two sides) is not taken for selected. Known failures: late
+    // frames of a live game with gravity (a few dozen tiles, most rows empty) on which the
+    // stage reader finds no lattice or a wrong one; on the grid the game locked they read
+    // (live_frames_read_on_the_grid_the_game_locked).
     assert_known_failures(
         "fixtures/xshisen",
-        &[],
+        &[
+            "x0-p1-g004000-grav-live-anim",
+            "x0-p1-g004000-grav-live-end4sel",
+            "x0-p1-g004000-grav-live-sel1",
+        ],
         "xshisen frames that do not read exactly",
+    );
+}
+
+/// The selected cells a truth names.
+fn truth_selected(v: &Value) -> Vec<Pos> {
+    let mut sel: Vec<Pos> = v["selected"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|p| {
+                    Pos::new(
+                        p[0].as_u64().unwrap() as usize,
+                        p[1].as_u64().unwrap() as usize,
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    sel.sort();
+    sel
+}
+
+/// Frames a live game captured (`locked_grid` in the truth) read by the stage reader on
+/// the grid the game locked, as the live bot reads every frame after its first: a `board`
+/// frame exactly, its selection reported; an `animation` frame (a removal's link line
+/// drawn) refused, unsure, or exactly the board before the removal, never a sure board
+/// with the pair gone while the line still shows.
+fn live_failures(dir: &str) -> Vec<String> {
+    let mut failed = Vec::new();
+    for f in truth_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir)) {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        let kind = v["kind"].as_str().unwrap_or("");
+        let Some(g) = v.get("locked_grid") else {
+            continue;
+        };
+        if kind != "board" && kind != "animation" {
+            continue;
+        }
+        let name = f
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace(".truth.json", "");
+        let png = f.to_string_lossy().replace(".truth.json", ".png");
+        let img = load_image(Path::new(&png)).unwrap();
+        let want = board_of(&v);
+        let grid = locked_grid(g, want.rows(), want.cols());
+        let verdict = match read_grid(&img, &grid, &ReaderConfig::default()) {
+            Err(e) if kind == "animation" => Ok(format!("refused: {e}")),
+            Err(e) => Err(format!("{e} [{}]", e.kind())),
+            Ok(r) if kind == "animation" && !is_sure(&r) => Ok("unsure".to_string()),
+            Ok(r) => {
+                let mut sel = r.selected.clone();
+                sel.sort();
+                match want.renaming_mismatches(&r.board) {
+                    Some(m) if m.is_empty() && (kind != "board" || sel == truth_selected(&v)) => {
+                        Ok("exact".to_string())
+                    }
+                    Some(m) if m.is_empty() => Err(format!("selected {sel:?}")),
+                    m => Err(format!("cells differ at {m:?}\n{}", r.board)),
+                }
+            }
+        };
+        match verdict {
+            Ok(note) => println!("{name:45} ok on the locked grid: {note}"),
+            Err(e) => {
+                println!("{name:45} FAIL on the locked grid: {e}");
+                failed.push(name);
+            }
+        }
+    }
+    failed
+}
+
+#[test]
+fn live_frames_read_on_the_grid_the_game_locked() {
+    let mut failed = live_failures("fixtures/kshisen");
+    failed.extend(live_failures("fixtures/xshisen"));
+    assert_eq!(
+        failed,
+        Vec::<String>::new(),
+        "live frames that do not read on the locked grid"
     );
 }
 

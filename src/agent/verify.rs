@@ -274,7 +274,9 @@ mod tests {
         };
         let mut gone = board.clone();
         gone.remove_pair(far.a, far.b, Gravity::None);
-        let drawn = r.draw(&board, &[far.a, far.b], std::slice::from_ref(&far)).image;
+        let drawn = r
+            .draw(&board, &[far.a, far.b], std::slice::from_ref(&far))
+            .image;
         assert!(link_drawn(&before.image, &drawn, &g, &far));
         let done = r.draw(&gone, &[], &[]).image;
         assert!(!link_drawn(&before.image, &done, &g, &far));
@@ -286,7 +288,9 @@ mod tests {
         };
         let mut gone = board.clone();
         gone.remove_pair(near.a, near.b, Gravity::None);
-        let drawn = r.draw(&board, &[near.a, near.b], std::slice::from_ref(&near)).image;
+        let drawn = r
+            .draw(&board, &[near.a, near.b], std::slice::from_ref(&near))
+            .image;
         assert!(link_drawn(&before.image, &drawn, &g, &near));
         let done = r.draw(&gone, &[], &[]).image;
         assert!(!link_drawn(&before.image, &done, &g, &near));

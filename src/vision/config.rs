@@ -183,11 +183,21 @@ pub struct ReaderConfig {
     /// shape and as near to a look-alike numeral: its own type measured 1.00–1.08 times the
     /// nearest over the held-out frames with a selection.
     pub odd_join_ratio: f32,
-    /// A cell is stippled ([`super::stipple`]) when every pixel of one checkerboard parity
-    /// lies within this of one colour, per channel (0–255). A stipple is drawn in one
+    /// A pixel shows a stipple's colour ([`super::stipple`]: one checkerboard parity of a
+    /// cell drawn in one colour) within this, per channel (0–255). A stipple is drawn in one
     /// colour and captures are exact (0 measured on xshisen's stippled selections); lossy
     /// compression blurs a one-pixel checker beyond recognition either way.
     pub stipple_tolerance: u8,
+    /// A stipple covers at least this share of its parity's pixels (within
+    /// [`ReaderConfig::stipple_tolerance`] of its colour). Measured on xshisen's stippled
+    /// selections: 1.0 on all 109 of the fixtures and two held-out sets, 0.88–0.91 with a
+    /// removal's link line drawn over the tile.
+    pub stipple_cover: f32,
+    /// ... and exceeds the share of the other parity's pixels near its colour by at least
+    /// this: a stipple covers one parity only. Measured on the same selections: 0.63–1.0
+    /// (the kept parity 0.0–0.37 near the stipple's black: the sprites' outlines), 0.68
+    /// and more under a line; a ground or a face shows a colour on both parities alike.
+    pub stipple_contrast: f32,
     /// A stippled cell is of the type whose tiles' pixels on the kept parity lie within
     /// [`ReaderConfig::different_ceiling`] of its kept pixels and this many times nearer
     /// than any other type's. Measured on xshisen's stippled selections (both tile sets,
@@ -422,6 +432,8 @@ impl Default for ReaderConfig {
             lone_twin_ratio: 12.0,
             max_selected: 2,
             stipple_tolerance: 8,
+            stipple_cover: 0.8,
+            stipple_contrast: 0.4,
             stipple_join_ratio: 2.5,
             min_tiles: 4,
             max_unpaired_share: 0.4,

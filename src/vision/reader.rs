@@ -1431,7 +1431,10 @@ fn read_unjudged(
 /// ([`stipple::stipple_in`]: a selection drawn through a checkerboard) take the type whose
 /// tiles' pixels match the pixels the stipple leaves, within
 /// [`ReaderConfig::different_ceiling`] and [`ReaderConfig::stipple_join_ratio`] times
-/// nearer than any other type's. Returns the cells that joined a type: selected tiles.
+/// nearer than any other type's; the last two of a type, both stippled, pair with each
+/// other ([`pair_stippled`]). A stippled cell that joins nothing is a lone picture, never
+/// ground: a stipple is drawn over a tile. Returns the cells that joined a type: selected
+/// tiles.
 fn read_stipples(
     frame: &RgbaImage,
     pics: &[Option<Picture>],
@@ -1443,13 +1446,31 @@ fn read_stipples(
 ) -> Vec<usize> {
     let at = |i: usize| rect(i / cols, i % cols);
     // A stipple halves a face's contrast at most: a flat cell holds no stippled picture.
+    let stippled = |i: usize| {
+        pics[i].as_ref().is_some_and(|p| p.spread > cfg.flat_spread)
+            && stipple::stipple_in(frame, at(i), cfg).is_some()
+    };
+    // The last two of a type both stippled match each other pixel for pixel and pair as
+    // pictures do: both selected.
+    let mut groups = std::collections::BTreeMap::<usize, Vec<usize>>::new();
+    for i in (0..seen.len()).filter(|&i| inside(i)) {
+        if let Seen::Paired(g) = seen[i] {
+            groups.entry(g).or_default().push(i);
+        }
+    }
+    let both_selected: Vec<usize> = groups
+        .values()
+        .filter(|m| m.len() == 2 && m.iter().all(|&i| stippled(i)))
+        .flatten()
+        .copied()
+        .collect();
     let found: Vec<(usize, stipple::Stipple)> = (0..seen.len())
         .filter(|&i| inside(i) && matches!(seen[i], Seen::Ground | Seen::Lone))
         .filter(|&i| pics[i].as_ref().is_some_and(|p| p.spread > cfg.flat_spread))
         .filter_map(|i| stipple::stipple_in(frame, at(i), cfg).map(|s| (i, s)))
         .collect();
     if found.is_empty() {
-        return Vec::new();
+        return both_selected;
     }
     // Each tile's pixels on either parity, taken once for all the stippled cells.
     let mut members = std::collections::BTreeMap::<usize, Vec<Vec<Vec<f32>>>>::new();
@@ -1459,7 +1480,10 @@ fn read_stipples(
             members.entry(g).or_default().push(parities);
         }
     }
-    let mut joined = Vec::new();
+    let mut joined = both_selected;
+    // Stippled cells that joined no type: each with its kept pixels and the distance to the
+    // nearest type.
+    let mut left: Vec<(usize, Vec<f32>, f32)> = Vec::new();
     for (i, st) in found {
         let Some(kept) = stipple::parity_blocks(frame, at(i), 1 - st.covered, cfg) else {
             continue;
@@ -1475,14 +1499,108 @@ fn read_stipples(
             })
             .collect();
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
-        if let [(d1, g), (d2, _), ..] = ranked[..] {
-            if d1 <= cfg.different_ceiling && d1 * cfg.stipple_join_ratio < d2 {
+        let nearest = ranked.first().map_or(f32::INFINITY, |r| r.0);
+        match ranked[..] {
+            [(d1, g), (d2, _), ..]
+                if d1 <= cfg.different_ceiling && d1 * cfg.stipple_join_ratio < d2 =>
+            {
                 seen[i] = Seen::Paired(g);
                 joined.push(i);
             }
+            _ => left.push((i, kept, nearest)),
+        }
+    }
+    joined.extend(pair_stippled(frame, &left, &at, seen, &inside, cfg));
+    // A stipple is drawn over a tile: a stippled cell that joined no type is a picture the
+    // reading cannot place, never bare ground.
+    for (i, _, _) in &left {
+        if seen[*i] == Seen::Ground {
+            seen[*i] = Seen::Lone;
         }
     }
     joined
+}
+
+/// The stippled cells of `left` (cell, kept pixels, distance to the nearest type) that
+/// are one of the last two of their type: the other is a lone picture inside the board,
+/// stippled too (both selected) or plain. The two must be mutual nearest by the stippled
+/// cell's kept pixels ([`stipple::kept_distance`]), within
+/// [`ReaderConfig::different_ceiling`] and [`ReaderConfig::stipple_join_ratio`] times
+/// nearer each other than the stippled cells are to any type. Each such pair becomes a
+/// type of its own; returns its stippled cells (selected tiles).
+fn pair_stippled(
+    frame: &RgbaImage,
+    left: &[(usize, Vec<f32>, f32)],
+    at: &impl Fn(usize) -> (f32, f32, f32, f32),
+    seen: &mut [Seen],
+    inside: impl Fn(usize) -> bool,
+    cfg: &ReaderConfig,
+) -> Vec<usize> {
+    // Candidates: the stippled cells (first, as in `left`), then the plain lone pictures.
+    let n = left.len();
+    let cands: Vec<usize> = left
+        .iter()
+        .map(|l| l.0)
+        .chain(
+            (0..seen.len())
+                .filter(|&i| inside(i) && seen[i] == Seen::Lone && !left.iter().any(|l| l.0 == i)),
+        )
+        .collect();
+    let parities: Vec<Vec<Vec<f32>>> = cands
+        .iter()
+        .map(|&i| stipple::both_parities(frame, at(i), cfg))
+        .collect();
+    let dist = |a: usize, k: usize| stipple::kept_distance(&left[a].1, &parities[k]);
+    let min = |it: &mut dyn Iterator<Item = (f32, usize)>| it.min_by(|x, y| x.0.total_cmp(&y.0));
+    // The candidate nearest stippled cell `a`, and the stippled cell nearest candidate `k`.
+    let nearest = |a: usize| {
+        min(&mut (0..cands.len())
+            .filter(|&k| k != a)
+            .map(|k| (dist(a, k), k)))
+    };
+    let nearest_stippled = |k: usize| min(&mut (0..n).filter(|&a| a != k).map(|a| (dist(a, k), a)));
+    let mut next = seen
+        .iter()
+        .filter_map(|s| match s {
+            Seen::Paired(g) => Some(g + 1),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let mut paired = Vec::new();
+    let mut taken = vec![false; cands.len()];
+    for a in 0..n {
+        let Some((d, k)) = nearest(a) else {
+            continue;
+        };
+        let both_stippled = k < n;
+        let mutual = if both_stippled {
+            nearest(k).is_some_and(|(_, back)| back == a)
+        } else {
+            nearest_stippled(k).is_some_and(|(_, back)| back == a)
+        };
+        let nearest_type = if both_stippled {
+            left[a].2.min(left[k].2)
+        } else {
+            left[a].2
+        };
+        if taken[a] || taken[k] || !mutual || d > cfg.different_ceiling {
+            continue;
+        }
+        if d * cfg.stipple_join_ratio >= nearest_type {
+            continue;
+        }
+        seen[cands[a]] = Seen::Paired(next);
+        seen[cands[k]] = Seen::Paired(next);
+        taken[a] = true;
+        taken[k] = true;
+        paired.push(cands[a]);
+        if both_stippled {
+            paired.push(cands[k]);
+        }
+        next += 1;
+    }
+    paired
 }
 
 /// Whether the ground of cell `q` runs on into picture `p` across their shared edge
@@ -2521,6 +2639,85 @@ mod tests {
         // One picture everywhere is not a crowd among types.
         assert_eq!(crowd_floor(&[50], &cfg), usize::MAX);
         assert_eq!(crowd_floor(&[], &cfg), usize::MAX);
+    }
+
+    /// A 4x6 board of 40x48 cells at (40, 48) on a green ground: twelve types of pixel-art
+    /// sprites (one-pixel detail), two tiles each, in a dark-bordered face; the cells of
+    /// `stippled` covered through a black checkerboard, as X11 games draw a selection.
+    fn stippled_board(stippled: &[(usize, usize)]) -> (RgbaImage, Grid) {
+        let grid = Grid {
+            origin: (40.0, 48.0),
+            pitch: (40.0, 48.0),
+            rows: 4,
+            cols: 6,
+        };
+        let kind_at = |r: usize, c: usize| (r * 6 + c) % 12;
+        let sprite = |x: u32, y: u32, kind: u32| {
+            let coarse = ((x / 5 + (y / 6) * (kind % 5 + 2) + kind * 3) % 6) as u8 * 36;
+            let v = coarse + ((x * 7 + y * 13 + kind) % 11) as u8 * 3;
+            image::Rgba([v, 255 - v / 2, (v / 3) + (kind as u8 * 19), 255])
+        };
+        let img = RgbaImage::from_fn(320, 288, |x, y| {
+            let (u, v) = (x as i64 - 40, y as i64 - 48);
+            let (c, r) = (u.div_euclid(40), v.div_euclid(48));
+            if !(0..6).contains(&c) || !(0..4).contains(&r) {
+                return image::Rgba([30, 100, 40, 255]);
+            }
+            let (fx, fy) = (u.rem_euclid(40) as u32, v.rem_euclid(48) as u32);
+            if !(2..38).contains(&fx) || !(2..46).contains(&fy) {
+                return image::Rgba([30, 100, 40, 255]);
+            }
+            if fx == 2 || fx == 37 || fy == 2 || fy == 45 {
+                return image::Rgba([20, 20, 20, 255]);
+            }
+            if stippled.contains(&(r as usize, c as usize)) && (x + y) % 2 == 0 {
+                return image::Rgba([0, 0, 0, 255]);
+            }
+            sprite(fx, fy, kind_at(r as usize, c as usize) as u32)
+        });
+        (img, grid)
+    }
+
+    #[test]
+    fn the_last_two_of_a_type_both_stippled_read_as_a_type_and_selected() {
+        let cfg = ReaderConfig::default();
+        let (plain, grid) = stippled_board(&[]);
+        let base = read_grid(&plain, &grid, &cfg).unwrap();
+        assert_eq!(base.board.tile_count(), 24);
+        // Type 7 stands at (1, 1) and (3, 1).
+        let pair = [(1, 1), (3, 1)];
+        let (img, _) = stippled_board(&pair);
+        let r = read_grid(&img, &grid, &cfg).unwrap();
+        assert!(
+            r.board.same_up_to_renaming(&base.board),
+            "{:?}",
+            r.board.row_strings()
+        );
+        let mut selected = r.selected.clone();
+        selected.sort();
+        assert_eq!(selected, vec![Pos::new(1, 1), Pos::new(3, 1)]);
+    }
+
+    #[test]
+    fn a_stippled_tile_under_a_link_line_is_no_ground() {
+        let cfg = ReaderConfig::default();
+        // Type 7's tiles at (1, 1) and (3, 1) both stippled, and a removal's line (4 px,
+        // blue) from (1, 1)'s centre out through its right edge, as X11 games draw it.
+        let (mut img, grid) = stippled_board(&[(1, 1), (3, 1)]);
+        let (cx, cy) = (40 + 40 + 20, 48 + 48 + 24);
+        for y in cy - 2..cy + 2 {
+            for x in cx..40 + 80 + 1 {
+                img.put_pixel(x, y, image::Rgba([0, 0, 255, 255]));
+            }
+        }
+        let r = read_grid(&img, &grid, &cfg).unwrap();
+        let p = Pos::new(1, 1);
+        assert!(
+            r.board.get(p).is_tile() || r.unsure.contains(&p),
+            "{:?} unsure {:?}",
+            r.board.row_strings(),
+            r.unsure
+        );
     }
 
     /// A 3x4 board of tiles in a 5x6 sheet; each tile's frame (3x3 blocks, a ring of 8)

@@ -38,11 +38,15 @@ fn inner(frame: &RgbaImage, rect: (f32, f32, f32, f32), cfg: &ReaderConfig) -> O
     (x1 > x0 + 1 && y1 > y0 + 1).then_some([x0, y0, x1, y1])
 }
 
-/// The stipple over cell `rect`'s inner part, if one lies there: every pixel of one parity
-/// within [`ReaderConfig::stipple_tolerance`] of one colour (per channel), while the other
-/// parity holds a picture (its block means spread over [`ReaderConfig::flat_spread`], as a
-/// tile face's do). A flat ground has both parities one colour, a checker-dithered ground
-/// both parities flat; a photo, a texture or a tile has no parity of one colour.
+/// The stipple over cell `rect`'s inner part, if one lies there: on one parity at least
+/// [`ReaderConfig::stipple_cover`] of the pixels lie within
+/// [`ReaderConfig::stipple_tolerance`] of one colour (per channel), a share that exceeds
+/// the other parity's by [`ReaderConfig::stipple_contrast`], and the other parity holds a
+/// picture (its block means spread over [`ReaderConfig::flat_spread`], as a tile face's
+/// do). A flat ground has both parities one colour, a checker-dithered ground both parities
+/// flat; a photo, a texture or a tile has no parity of one colour, or both parities alike.
+/// Not every pixel need be covered: a removal's link line drawn over a stippled tile hides
+/// some.
 pub fn stipple_in(
     frame: &RgbaImage,
     rect: (f32, f32, f32, f32),
@@ -50,19 +54,35 @@ pub fn stipple_in(
 ) -> Option<Stipple> {
     let [x0, y0, x1, y1] = inner(frame, rect, cfg)?;
     let tol = cfg.stipple_tolerance;
-    'parity: for covered in 0..2u32 {
-        let first_x = |y: u32| x0 + ((covered + x0 + y) % 2);
-        let p = frame.get_pixel(first_x(y0), y0);
-        let colour = [p[0], p[1], p[2]];
-        for y in y0..y1 {
-            let mut x = first_x(y);
-            while x < x1 {
+    let parity_pixels = |parity: u32| {
+        (y0..y1).flat_map(move |y| {
+            let first = x0 + ((parity + x0 + y) % 2);
+            (first..x1).step_by(2).map(move |x| {
                 let q = frame.get_pixel(x, y);
-                if (0..3).any(|c| q[c].abs_diff(colour[c]) > tol) {
-                    continue 'parity;
-                }
-                x += 2;
-            }
+                [q[0], q[1], q[2]]
+            })
+        })
+    };
+    let share = |parity: u32, colour: [u8; 3]| {
+        let (mut near, mut all) = (0usize, 0usize);
+        for q in parity_pixels(parity) {
+            all += 1;
+            near += (0..3).all(|c| q[c].abs_diff(colour[c]) <= tol) as usize;
+        }
+        near as f32 / all.max(1) as f32
+    };
+    for covered in 0..2u32 {
+        // The parity's commonest colour: the stipple's, where one is drawn.
+        let mut counts = std::collections::HashMap::<[u8; 3], usize>::new();
+        for q in parity_pixels(covered) {
+            *counts.entry(q).or_default() += 1;
+        }
+        let Some((&colour, _)) = counts.iter().max_by_key(|(c, n)| (**n, **c)) else {
+            continue;
+        };
+        let on = share(covered, colour);
+        if on < cfg.stipple_cover || on - share(1 - covered, colour) < cfg.stipple_contrast {
+            continue;
         }
         let kept = parity_blocks(frame, rect, 1 - covered, cfg)?;
         if super::pictures::Picture::from_blocks(kept, Vec::new()).spread > cfg.flat_spread {
@@ -190,6 +210,27 @@ mod tests {
             })
         );
         assert_eq!(stipple_in(&f, (21.0, 0.0, 20.0, 20.0), &cfg()), None);
+    }
+
+    #[test]
+    fn a_stipple_under_a_link_line_is_found_and_a_mostly_plain_face_is_none() {
+        // A 3-px line across a tenth of the stippled sprite's rows still leaves a stipple.
+        let mut f = frame(true);
+        for y in 9..11 {
+            for x in 8..20 {
+                f.put_pixel(x, y, Rgba([0, 0, 255, 255]));
+            }
+        }
+        let s = stipple_in(&f, (0.0, 0.0, 20.0, 20.0), &cfg());
+        assert_eq!(s.map(|s| s.covered), Some(0));
+        // A white face with a small mark: most pixels of both parities are white, alike.
+        let mut face = RgbaImage::from_pixel(20, 20, Rgba([240, 240, 240, 255]));
+        for y in 6..12 {
+            for x in 5..9 {
+                face.put_pixel(x, y, Rgba([200, 20, 20, 255]));
+            }
+        }
+        assert_eq!(stipple_in(&face, (0.0, 0.0, 20.0, 20.0), &cfg()), None);
     }
 
     #[test]
