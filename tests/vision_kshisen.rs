@@ -134,23 +134,9 @@ fn check(truth_path: &Path) -> Result<String, String> {
         m => return Err(format!("cells differ at {m:?}\n{}\n--\n{want}", r.board)),
     }
     if kind == "board" {
-        let sel: Vec<Pos> = v["selected"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .map(|p| {
-                        Pos::new(
-                            p[0].as_u64().unwrap() as usize,
-                            p[1].as_u64().unwrap() as usize,
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
         let mut got_sel = r.selected.clone();
         got_sel.sort();
-        let mut want_sel = sel;
-        want_sel.sort();
+        let want_sel = truth_selected(&v);
         if got_sel != want_sel {
             return Err(format!("selected {got_sel:?} (want {want_sel:?})"));
         }
@@ -248,7 +234,7 @@ fn xshisen_frames_read_exactly() {
     );
 }
 
-/// The selected cells a truth names.
+/// The selected cells a truth names, sorted.
 fn truth_selected(v: &Value) -> Vec<Pos> {
     let mut sel: Vec<Pos> = v["selected"]
         .as_array()

@@ -200,6 +200,20 @@ mod tests {
     use crate::board::{Board, Gravity, Link};
     use crate::render::{RenderSpec, Renderer};
 
+    /// A link from (0,0) to (1,1) round by (0,2) and (1,2).
+    fn round_link() -> Link {
+        Link {
+            a: Pos::new(0, 0),
+            b: Pos::new(1, 1),
+            path: vec![
+                Point::new(0, 0),
+                Point::new(0, 2),
+                Point::new(1, 2),
+                Point::new(1, 1),
+            ],
+        }
+    }
+
     #[test]
     fn reactions_from_rendered_frames() {
         let board = Board::parse("AB.\nBA.\n.CC").unwrap();
@@ -219,17 +233,7 @@ mod tests {
             reaction(&before.image, &sel_b, &g, a, b),
             Reaction::SecondOnly
         );
-        let far = Link {
-            a: Pos::new(0, 0),
-            b: Pos::new(1, 1),
-            path: vec![
-                Point::new(0, 0),
-                Point::new(0, 2),
-                Point::new(1, 2),
-                Point::new(1, 1),
-            ],
-        };
-        let busy = r.draw(&board, &[], &[far]).image;
+        let busy = r.draw(&board, &[], &[round_link()]).image;
         assert_eq!(
             reaction(&before.image, &busy, &g, Pos::new(0, 0), Pos::new(1, 1)),
             Reaction::Busy
@@ -238,18 +242,8 @@ mod tests {
 
     #[test]
     fn crossed_cells_run_along_the_path_between_the_pair() {
-        let link = Link {
-            a: Pos::new(0, 0),
-            b: Pos::new(1, 1),
-            path: vec![
-                Point::new(0, 0),
-                Point::new(0, 2),
-                Point::new(1, 2),
-                Point::new(1, 1),
-            ],
-        };
         assert_eq!(
-            crossed_cells(&link),
+            crossed_cells(&round_link()),
             vec![Point::new(0, 1), Point::new(0, 2), Point::new(1, 2)]
         );
         let side_by_side = Link {
@@ -272,28 +266,28 @@ mod tests {
             b: Pos::new(1, 2),
             path: vec![Point::new(0, 0), Point::new(0, 2), Point::new(1, 2)],
         };
-        let mut gone = board.clone();
-        gone.remove_pair(far.a, far.b, Gravity::None);
-        let drawn = r
-            .draw(&board, &[far.a, far.b], std::slice::from_ref(&far))
-            .image;
-        assert!(link_drawn(&before.image, &drawn, &g, &far));
-        let done = r.draw(&gone, &[], &[]).image;
-        assert!(!link_drawn(&before.image, &done, &g, &far));
+        // Drawn while the game shows the line over the selected pair, not once the pair
+        // is gone.
+        let mut shown_then_gone = |link: &Link| {
+            let drawn = r
+                .draw(&board, &[link.a, link.b], std::slice::from_ref(link))
+                .image;
+            let mut gone = board.clone();
+            gone.remove_pair(link.a, link.b, Gravity::None);
+            let done = r.draw(&gone, &[], &[]).image;
+            (
+                link_drawn(&before.image, &drawn, &g, link),
+                link_drawn(&before.image, &done, &g, link),
+            )
+        };
+        assert_eq!(shown_then_gone(&far), (true, false));
         // Side by side: the pair C at (2,2) and (3,2).
         let near = Link {
             a: Pos::new(2, 2),
             b: Pos::new(3, 2),
             path: vec![Point::new(2, 2), Point::new(3, 2)],
         };
-        let mut gone = board.clone();
-        gone.remove_pair(near.a, near.b, Gravity::None);
-        let drawn = r
-            .draw(&board, &[near.a, near.b], std::slice::from_ref(&near))
-            .image;
-        assert!(link_drawn(&before.image, &drawn, &g, &near));
-        let done = r.draw(&gone, &[], &[]).image;
-        assert!(!link_drawn(&before.image, &done, &g, &near));
+        assert_eq!(shown_then_gone(&near), (true, false));
         let still = r.draw(&board, &[near.a, near.b], &[]).image;
         assert!(!link_drawn(&before.image, &still, &g, &near));
     }

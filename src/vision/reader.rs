@@ -1431,10 +1431,10 @@ fn read_unjudged(
 /// ([`stipple::stipple_in`]: a selection drawn through a checkerboard) take the type whose
 /// tiles' pixels match the pixels the stipple leaves, within
 /// [`ReaderConfig::different_ceiling`] and [`ReaderConfig::stipple_join_ratio`] times
-/// nearer than any other type's; the last two of a type, both stippled, pair with each
-/// other ([`pair_stippled`]). A stippled cell that joins nothing is a lone picture, never
-/// ground: a stipple is drawn over a tile. Returns the cells that joined a type: selected
-/// tiles.
+/// nearer than any other type's; else one that is of the last two of its type pairs with
+/// the other ([`pair_stippled`]). A stippled cell that joins nothing is a lone picture,
+/// never ground: a stipple is drawn over a tile. Returns the cells that joined a type and
+/// the stippled pairs that paired as pictures do: selected tiles.
 fn read_stipples(
     frame: &RgbaImage,
     pics: &[Option<Picture>],
@@ -1446,40 +1446,44 @@ fn read_stipples(
 ) -> Vec<usize> {
     let at = |i: usize| rect(i / cols, i % cols);
     // A stipple halves a face's contrast at most: a flat cell holds no stippled picture.
-    let stippled = |i: usize| {
-        pics[i].as_ref().is_some_and(|p| p.spread > cfg.flat_spread)
-            && stipple::stipple_in(frame, at(i), cfg).is_some()
+    let stipple_at = |i: usize| {
+        pics[i]
+            .as_ref()
+            .filter(|p| p.spread > cfg.flat_spread)
+            .and_then(|_| stipple::stipple_in(frame, at(i), cfg))
     };
-    // The last two of a type both stippled match each other pixel for pixel and pair as
-    // pictures do: both selected.
     let mut groups = std::collections::BTreeMap::<usize, Vec<usize>>::new();
     for i in (0..seen.len()).filter(|&i| inside(i)) {
         if let Seen::Paired(g) = seen[i] {
             groups.entry(g).or_default().push(i);
         }
     }
+    // The last two of a type both stippled match each other pixel for pixel and pair as
+    // pictures do: both selected.
     let both_selected: Vec<usize> = groups
         .values()
-        .filter(|m| m.len() == 2 && m.iter().all(|&i| stippled(i)))
+        .filter(|m| m.len() == 2 && m.iter().all(|&i| stipple_at(i).is_some()))
         .flatten()
         .copied()
         .collect();
     let found: Vec<(usize, stipple::Stipple)> = (0..seen.len())
         .filter(|&i| inside(i) && matches!(seen[i], Seen::Ground | Seen::Lone))
-        .filter(|&i| pics[i].as_ref().is_some_and(|p| p.spread > cfg.flat_spread))
-        .filter_map(|i| stipple::stipple_in(frame, at(i), cfg).map(|s| (i, s)))
+        .filter_map(|i| stipple_at(i).map(|s| (i, s)))
         .collect();
     if found.is_empty() {
         return both_selected;
     }
-    // Each tile's pixels on either parity, taken once for all the stippled cells.
-    let mut members = std::collections::BTreeMap::<usize, Vec<Vec<Vec<f32>>>>::new();
-    for i in (0..seen.len()).filter(|&i| inside(i)) {
-        if let Seen::Paired(g) = seen[i] {
-            let parities = stipple::both_parities(frame, at(i), cfg);
-            members.entry(g).or_default().push(parities);
-        }
-    }
+    // Each type's tiles' pixels on either parity, taken once for all the stippled cells.
+    let members: Vec<(usize, Vec<Vec<Vec<f32>>>)> = groups
+        .iter()
+        .map(|(&g, m)| {
+            let parities = m
+                .iter()
+                .map(|&i| stipple::both_parities(frame, at(i), cfg))
+                .collect();
+            (g, parities)
+        })
+        .collect();
     let mut joined = both_selected;
     // Stippled cells that joined no type: each with its kept pixels and the distance to the
     // nearest type.
@@ -1490,7 +1494,7 @@ fn read_stipples(
         };
         let mut ranked: Vec<(f32, usize)> = members
             .iter()
-            .map(|(&g, m)| {
+            .map(|&(g, ref m)| {
                 let d = m
                     .iter()
                     .map(|parities| stipple::kept_distance(&kept, parities))
