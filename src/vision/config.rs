@@ -313,14 +313,16 @@ pub struct ReaderConfig {
     /// (rendered 0..200, 92 KShisen frames, llk-real), different sprites of one tile set 9
     /// and up. Decides where two sure readings' types cross ([`super::verdict::crossing`]).
     pub one_sprite_edge: f32,
-    /// A type whose pictures fall into two groups is two types when the longest edge of
-    /// its spanning tree ([`super::pictures::distance`]) is at least this. Measured on the
-    /// default reader's readings with both groups even and of 4 or more tiles: one type in
-    /// truth, 6.1 at most (rendered 0..200, KShisen's 92 frames of two sets, llk-real); two
-    /// colourings of one letter taken for one type (KShisen's alphabet tiles), 45.7–46.4.
+    /// A type whose pictures fall into several groups is as many types when each edge of
+    /// its spanning tree ([`super::pictures::distance`]) cut between them is at least this.
+    /// Measured on the default reader's readings with both groups even and of 4 or more
+    /// tiles: one type in truth, 6.1 at most (rendered 0..200, KShisen's 92 frames of two
+    /// sets, llk-real); two colourings of one letter taken for one type (KShisen's alphabet
+    /// tiles), 45.7–46.4; three characters that differ in a stroke or two taken for one type
+    /// (xshisen's pixel-art tile set, 16 tiles of each), 36.2 and 72.5.
     pub type_split_gap: f32,
-    /// ... and at least this many times the longest edge left inside the two groups: one
-    /// type, 1.6 at most (as above); two, 91–93.
+    /// ... and at least this many times the longest edge left inside the groups: one
+    /// type, 1.6 at most (as above); two or three, 91–93 and (within 0.0) unbounded.
     pub type_split_ratio: f32,
     /// ... and each group even and at least this many tiles: a game tints one tile for a
     /// selection and two for a removal, so two tinted tiles of a type of four are no

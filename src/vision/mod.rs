@@ -219,8 +219,8 @@ fn read_one(choice: ReaderChoice, frame: &RgbaImage, at: Target) -> Result<Readi
 /// read the same board on the same lattice, the reading is named `Auto` (neither reader
 /// is shown the better one, and the live eyes, which keep the reader named, keep
 /// comparing them). Whichever
-/// reading is given, a type that holds two sprites is split
-/// ([`verdict::split_two_sprite_types`]); after the choice, so that the choice still sees
+/// reading is given, a type that holds several sprites is split
+/// ([`verdict::split_sprite_types`]); after the choice, so that the choice still sees
 /// the readers disagree on it.
 pub fn read_auto(
     choice: ReaderChoice,
@@ -232,7 +232,7 @@ pub fn read_auto(
         if let Target::Find(h) = at {
             verdict::drop_foreign_edge(r, h.rows.is_some(), h.cols.is_some());
         }
-        verdict::split_two_sprite_types(frame, r, &ReaderConfig::default());
+        verdict::split_sprite_types(frame, r, &ReaderConfig::default());
     }
     (got, who)
 }
@@ -261,7 +261,8 @@ fn choose(
         // same lattice differs from it only as the pictures settle ([`verdict::replaces`])
         // or leaves off lines without tiles it read around the board
         // ([`verdict::padded_with_tileless_lines`]) or holding only crowds of a picture
-        // found nowhere inside ([`verdict::padded_with_foreign_lines`]).
+        // found nowhere inside ([`verdict::padded_with_foreign_lines`]) or tiles without
+        // the tiles' frame ([`verdict::padded_with_unframed_tiles`]).
         // Where the two sure readings' types cross, the one whose crossing types each show
         // one sprite is taken; when the pictures do not tell, the tiles involved are unsure.
         if let Ok(l) = &legacy {
@@ -291,6 +292,7 @@ fn choose(
                     || verdict::fragment_of(l, &g)
                     || verdict::padded_with_tileless_lines(l, &g)
                     || verdict::padded_with_foreign_lines(l, &g)
+                    || verdict::padded_with_unframed_tiles(l, &g, frame, &cfg)
                     || verdict::replaces(l, &g, frame, &cfg)
                 {
                     return (Ok(g), ReaderChoice::General);

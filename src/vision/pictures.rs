@@ -202,6 +202,29 @@ pub fn frame_distance(a: &Picture, b: &Picture) -> f32 {
     )
 }
 
+/// The frame every tile shares: per ring block, the median over the tiles' frames. `None`
+/// with no tiles.
+pub(crate) fn common_frame<'a>(tiles: impl Iterator<Item = &'a Picture>) -> Option<Picture> {
+    let tiles: Vec<&Picture> = tiles.collect();
+    let n = tiles.first()?.frame.len();
+    let frame = (0..n)
+        .map(|b| {
+            let mut v: Vec<f32> = tiles
+                .iter()
+                .filter_map(|t| t.frame.get(b).copied())
+                .collect();
+            v.sort_by(|x, y| x.total_cmp(y));
+            v[v.len() / 2]
+        })
+        .collect();
+    Some(Picture {
+        blocks: Vec::new(),
+        mean: [0.0; 3],
+        spread: 0.0,
+        frame,
+    })
+}
+
 /// How far a cell's frame stands from its own inner mean colour, by the same median: a
 /// border or bevel shows on every side, a neighbour's shadow on one or two.
 pub fn frame_contrast(p: &Picture) -> f32 {

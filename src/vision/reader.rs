@@ -16,8 +16,8 @@ use super::halves;
 use super::lattice::{self, Axis};
 use super::obstacles::{face_shares, obstacle_groups};
 use super::pictures::{
-    describe, describe_face, frame_contrast, frame_distance, frame_side, group, nearest_distances,
-    on_ring, shape_distance, shape_of, shapes_apart, Picture,
+    common_frame, describe, describe_face, frame_contrast, frame_distance, frame_side, group,
+    nearest_distances, on_ring, shape_distance, shape_of, shapes_apart, Picture,
 };
 use super::pixels::{colour_dist, median, Integral};
 use super::profile::line_profiles;
@@ -1688,11 +1688,14 @@ fn median_colour(p: &Picture) -> [f32; 3] {
 /// spreads from the cells read as ground into each such cell it runs into
 /// ([`ground_runs_into`]), and on from there; a lone picture it reaches is ground (when
 /// `lone`: on a grid found in the frame, where the link-line check has run), and a
-/// group at least half of whose members it reaches or that lie off the board (the sheet's
-/// ring) is ground: a type's tiles lie on the board, while a tile's side and shadow on the
-/// ground beside the board pair with the same on an emptied cell. Measured on the KShisen corpus and two held-out sets: of 25 338
-/// tiles beside a cell of ground, none lets it in; of 20 emptied cells paired as a type
-/// beside one, 16 do. The ground never runs into a cell of `tile_framed` (its group shows
+/// group two of whose board cells it reaches, or at least half of whose members it
+/// reaches or that lie off the board (the sheet's ring), is ground: a type's tiles lie on
+/// the board, while a tile's side and shadow on the ground beside the board pair with the
+/// same on an emptied cell. Measured on the KShisen corpus and two held-out sets: of
+/// 25 338 tiles beside a cell of ground, none lets it in; of 20 emptied cells paired as a
+/// type beside one, 16 do. So two cells reached are no chance: on a textured ground a
+/// group of emptied cells under the same 3-D side can pair eight strong and let the ground
+/// in at only three (its grain makes a seam elsewhere). The ground never runs into a cell of `tile_framed` (its group shows
 /// the tiles' own frame, [`Sight::tile_framed`]): a face in the ground's colour with a
 /// small glyph (a white face on a white ground) shows no seam against the ground inside
 /// its border, and the ground would run on through every such face.
@@ -1741,7 +1744,8 @@ fn ground_runs_on(
             }
         }
     }
-    let mut votes = std::collections::HashMap::<usize, (usize, usize)>::new();
+    // Per group: members reached, members reached or off the board, members.
+    let mut votes = std::collections::HashMap::<usize, (usize, usize, usize)>::new();
     let off_board = |i: usize| {
         let (r, c) = (i / cols, i % cols);
         r == 0 || c == 0 || r + 1 == rows || c + 1 == cols
@@ -1749,8 +1753,9 @@ fn ground_runs_on(
     for (i, (s, &hit)) in seen.iter().zip(&reached).enumerate() {
         if let Seen::Paired(g) = *s {
             let v = votes.entry(g).or_default();
-            v.0 += (hit || off_board(i)) as usize;
-            v.1 += 1;
+            v.0 += (hit && !off_board(i)) as usize;
+            v.1 += (hit || off_board(i)) as usize;
+            v.2 += 1;
         }
     }
     for (s, &hit) in seen.iter_mut().zip(&reached) {
@@ -1758,8 +1763,8 @@ fn ground_runs_on(
             *s = Seen::Ground;
         }
         if let Seen::Paired(g) = *s {
-            let (hit, n) = votes[&g];
-            if hit * 2 >= n {
+            let (reached, hit, n) = votes[&g];
+            if reached >= 2 || hit * 2 >= n {
                 *s = Seen::Ground;
             }
         }
@@ -2102,29 +2107,6 @@ fn frame_in_place(s: &SheetCells, tiles: &[usize], at: usize, b: usize) -> Optio
         frame.extend_from_slice(&from.frame[j * 3..j * 3 + 3]);
     }
     Some(Picture { frame, ..everyone })
-}
-
-/// The frame every tile shares: per ring block, the median over the tiles' frames. `None`
-/// with no tiles.
-fn common_frame<'a>(tiles: impl Iterator<Item = &'a Picture>) -> Option<Picture> {
-    let tiles: Vec<&Picture> = tiles.collect();
-    let n = tiles.first()?.frame.len();
-    let frame = (0..n)
-        .map(|b| {
-            let mut v: Vec<f32> = tiles
-                .iter()
-                .filter_map(|t| t.frame.get(b).copied())
-                .collect();
-            v.sort_by(|x, y| x.total_cmp(y));
-            v[v.len() / 2]
-        })
-        .collect();
-    Some(Picture {
-        blocks: Vec::new(),
-        mean: [0.0; 3],
-        spread: 0.0,
-        frame,
-    })
 }
 
 /// A sheet's cells without a lattice (the known-grid path builds them from a [`Grid`]).

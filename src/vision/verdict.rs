@@ -8,7 +8,9 @@
 
 use super::config::ReaderConfig;
 use super::ground::{describe_beside, GroundTest, SIDES};
-use super::pictures::{describe, distance, frame_distance, single_linkage, spanning_tree, Picture};
+use super::pictures::{
+    common_frame, describe, distance, frame_distance, single_linkage, spanning_tree, Picture,
+};
 use super::pixels::{median, Integral};
 use super::{ReadError, Reading};
 use crate::board::{Cell, Pos};
@@ -124,12 +126,18 @@ pub fn doubt(reading: &mut Reading, cells: impl IntoIterator<Item = Pos>) {
     }
 }
 
-/// Drops the one edge line of `reading` made wholly of obstacles when it holds every
-/// obstacle of the board: games set obstacles among their tiles or wall the board in on
-/// every side, so a lone line of one look along one side and nowhere else is the ground or
-/// the window's chrome beyond the board, cells alike enough to pair and many enough to pass
-/// for obstacles (a row of a textured ground above a KShisen board). `rows_fixed` and
-/// `cols_fixed` keep the lines of an axis a hint fixed. Returns whether a line was dropped.
+/// Drops the one edge line of `reading` that holds a look found nowhere else on the board:
+/// - made wholly of obstacles, and holding every obstacle of the board: games set obstacles
+///   among their tiles or wall the board in on every side, so a lone line of one look along
+///   one side is the ground or the window's chrome beyond the board, cells alike enough to
+///   pair and many enough to pass for obstacles (a row of a textured ground above a board);
+/// - made wholly of one tile type that holds more tiles than any other type and has none
+///   off the line: games deal their types at random and alike in number, so a whole edge
+///   line of one picture, outnumbering every type, is a band of the frame beside the board
+///   (a light strip between a status bar and the board), not tiles.
+///
+/// `rows_fixed` and `cols_fixed` keep the lines of an axis a hint fixed. Returns whether a
+/// line was dropped.
 pub fn drop_foreign_edge(reading: &mut Reading, rows_fixed: bool, cols_fixed: bool) -> bool {
     let b = &reading.board;
     let (rows, cols) = (b.rows(), b.cols());
@@ -137,6 +145,19 @@ pub fn drop_foreign_edge(reading: &mut Reading, rows_fixed: bool, cols_fixed: bo
         return false;
     }
     let obstacles = b.cells().iter().filter(|&&c| c == Cell::Obstacle).count();
+    let counts = b.type_counts();
+    // Whether the cells of a line are one look found nowhere else, as above.
+    let foreign = |cells: &[Cell]| match cells.first() {
+        Some(Cell::Obstacle) => {
+            cells.iter().all(|&c| c == Cell::Obstacle) && cells.len() == obstacles
+        }
+        Some(&Cell::Tile(t)) => {
+            cells.iter().all(|&c| c == Cell::Tile(t))
+                && counts.get(&t) == Some(&cells.len())
+                && counts.iter().all(|(&u, &n)| u == t || n < cells.len())
+        }
+        _ => false,
+    };
     // Each edge line an unhinted axis allows, as (its rows, its cols, the rows and cols
     // left without it).
     let mut lines = Vec::new();
@@ -149,16 +170,15 @@ pub fn drop_foreign_edge(reading: &mut Reading, rows_fixed: bool, cols_fixed: bo
         lines.push((0..rows, cols - 1..cols, 0..rows, 0..cols - 1));
     }
     lines.retain(|(rs, cs, _, _)| {
-        rs.clone()
-            .flat_map(|r| cs.clone().map(move |c| Pos::new(r, c)))
-            .all(|p| b.get(p) == Cell::Obstacle)
+        let cells: Vec<Cell> = rs
+            .clone()
+            .flat_map(|r| cs.clone().map(move |c| b.get(Pos::new(r, c))))
+            .collect();
+        foreign(&cells)
     });
-    let [(line_rows, line_cols, kept_rows, kept_cols)] = &lines[..] else {
+    let [(_, _, kept_rows, kept_cols)] = &lines[..] else {
         return false;
     };
-    if line_rows.len() * line_cols.len() != obstacles {
-        return false;
-    }
     let (kept_rows, kept_cols) = (kept_rows.clone(), kept_cols.clone());
     let mut board = crate::board::Board::new(kept_rows.len(), kept_cols.len());
     for p in board.positions().collect::<Vec<_>>() {
@@ -179,19 +199,16 @@ pub fn drop_foreign_edge(reading: &mut Reading, rows_fixed: bool, cols_fixed: bo
     true
 }
 
-/// Splits each type of `reading` whose pictures fall into two tight groups far apart: tiles
-/// of a type are drawn from one sprite, so a type that holds two (a reader that took two
-/// colourings of one shape for one type) is two types. The longest edge of the type's
-/// spanning tree (by [`distance`]) must be at least [`ReaderConfig::type_split_gap`] and
-/// [`ReaderConfig::type_split_ratio`] times the longest edge left inside the two groups,
-/// and both groups even and of at least [`ReaderConfig::type_split_min_part`] tiles (a game
-/// tints one or two tiles to show a selection or a removal, never four). Returns how many
-/// types were split.
-pub fn split_two_sprite_types(
-    frame: &RgbaImage,
-    reading: &mut Reading,
-    cfg: &ReaderConfig,
-) -> usize {
+/// Splits each type of `reading` whose pictures fall into tight groups far apart: tiles of
+/// a type are drawn from one sprite, so a type that holds several (a reader that took two
+/// colourings of one shape for one type, or merged sprites that differ in a few strokes)
+/// is several types. The type's spanning tree (by [`distance`]) is cut at every edge of at
+/// least [`ReaderConfig::type_split_gap`] and [`ReaderConfig::type_split_ratio`] times the
+/// longest edge kept inside the groups, and every group must be even and of at least
+/// [`ReaderConfig::type_split_min_part`] tiles (a game tints one tile for a selection and
+/// two for a removal, never four). Where cuts at several jumps qualify, the finest whose
+/// groups all pass is taken. Returns how many types were added.
+pub fn split_sprite_types(frame: &RgbaImage, reading: &mut Reading, cfg: &ReaderConfig) -> usize {
     let mut by_type: std::collections::BTreeMap<u8, Vec<Pos>> = Default::default();
     for (p, t) in reading.board.tiles() {
         by_type.entry(t).or_default().push(p);
@@ -203,16 +220,16 @@ pub fn split_two_sprite_types(
         .filter(|t| !by_type.contains_key(t))
         .collect::<Vec<u8>>()
         .into_iter();
-    let big: Vec<Vec<Pos>> = by_type
-        .into_values()
-        .filter(|ps| ps.len() >= 2 * cfg.type_split_min_part)
+    let big: Vec<(u8, Vec<Pos>)> = by_type
+        .into_iter()
+        .filter(|(_, ps)| ps.len() >= 2 * cfg.type_split_min_part)
         .collect();
     if big.is_empty() {
         return 0;
     }
     let integral = around(frame, &[&reading.grid]);
-    let mut split = 0;
-    for cells in big {
+    let mut added = 0;
+    for (t, cells) in big {
         let pics = pictures_at(&integral, &reading.grid, &cells, cfg);
         if pics.len() != cells.len() {
             continue;
@@ -220,33 +237,52 @@ pub fn split_two_sprite_types(
         let refs: Vec<&Picture> = pics.iter().collect();
         let mut edges = spanning_tree(&refs, f32::INFINITY);
         edges.sort_by(|a, b| a.2.total_cmp(&b.2));
-        let Some(&(_, _, gap)) = edges.last() else {
+        let Some(group) = sprite_groups(&edges, cells.len(), cfg) else {
             continue;
         };
-        let within = edges.len().checked_sub(2).map_or(0.0, |i| edges[i].2);
-        if gap < cfg.type_split_gap || gap < cfg.type_split_ratio * within {
-            continue;
+        // The first cell's group keeps the type; each other group takes a new one.
+        let mut names: Vec<Option<u8>> = vec![None; cells.len()];
+        names[group[0]] = Some(t);
+        for (i, &g) in group.iter().enumerate() {
+            if names[g].is_none() {
+                names[g] = unused.next();
+                if names[g].is_none() {
+                    return added;
+                }
+                added += 1;
+            }
+            if let Some(t) = names[g] {
+                reading.board.set(cells[i], Cell::Tile(t));
+            }
         }
-        // The two groups: the tree without its longest edge.
-        let (group, groups) = single_linkage(cells.len(), &edges, gap);
-        let part: Vec<Pos> = (0..cells.len())
-            .filter(|&i| group[i] == 1)
-            .map(|i| cells[i])
-            .collect();
-        let rest = cells.len() - part.len();
-        let even_and_big = |n: usize| n.is_multiple_of(2) && n >= cfg.type_split_min_part;
-        if groups != 2 || !even_and_big(part.len()) || !even_and_big(rest) {
-            continue;
-        }
-        let Some(new) = unused.next() else {
-            break;
-        };
-        for p in part {
-            reading.board.set(p, Cell::Tile(new));
-        }
-        split += 1;
     }
-    split
+    added
+}
+
+/// The groups (per item, numbered from 0) that cutting the sorted spanning tree `edges` of
+/// `n` items at one of its jumps gives, as [`split_sprite_types`] asks; `None` when no cut
+/// qualifies.
+fn sprite_groups(
+    edges: &[(usize, usize, f32)],
+    n: usize,
+    cfg: &ReaderConfig,
+) -> Option<Vec<usize>> {
+    let passes = |k: usize| {
+        let d = edges[k].2;
+        let within = k.checked_sub(1).map_or(0.0, |i| edges[i].2);
+        d >= cfg.type_split_gap && d >= cfg.type_split_ratio * within
+    };
+    (0..edges.len()).filter(|&k| passes(k)).find_map(|k| {
+        let (group, groups) = single_linkage(n, &edges[..k], f32::INFINITY);
+        let mut count = vec![0usize; groups];
+        for &g in &group {
+            count[g] += 1;
+        }
+        count
+            .iter()
+            .all(|&c| c.is_multiple_of(2) && c >= cfg.type_split_min_part)
+            .then_some(group)
+    })
 }
 
 /// Whether `other`'s reading of the frame should replace `first`'s, both sure. Only where
@@ -344,14 +380,8 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
         if agreed.len() < 4 || contested.is_empty() {
             return false;
         }
-        let ring = (0..agreed[0].1.frame.len())
-            .map(|i| median(agreed.iter().map(|p| p.1.frame[i]).collect()))
-            .collect();
-        let shared = Picture {
-            blocks: Vec::new(),
-            mean: [0.0; 3],
-            spread: 0.0,
-            frame: ring,
+        let Some(shared) = common_frame(agreed.iter().map(|p| &p.1)) else {
+            return false;
         };
         let stray = median(
             contested
@@ -508,6 +538,78 @@ pub fn padded_with_tileless_lines(first: &Reading, other: &Reading) -> bool {
         part.set(p, at(a, p.row as i64 + dr, p.col as i64 + dc));
     }
     b.refines(&part)
+}
+
+/// Whether `first` reads `other`'s board with lines around it whose tiles lack the frame the
+/// board's tiles share: two readings on one lattice ([`aligned_grids`]), `other`'s board
+/// inside `first`'s and the same there ([`crate::board::Board::refines`]), every cell of
+/// `first` outside it empty or a tile, and every such tile's ring farther than
+/// [`ReaderConfig::obstacle_frame_max`] from both the per-block median ring of `first`'s
+/// tiles inside and the nearest of those tiles with tiles on the same sides. Tiles of a
+/// set share one frame; a window's menu or toolbar items that pair (two alike words on a
+/// light bar) carry none of it (measured: a KShisen menu pair 58 from its tiles' ring,
+/// whose own tiles lie 0.06 at the median and 7.0 at most from it).
+pub fn padded_with_unframed_tiles(
+    first: &Reading,
+    other: &Reading,
+    frame: &RgbaImage,
+    cfg: &ReaderConfig,
+) -> bool {
+    let Some(((dr, dc), inside)) = within(first, other) else {
+        return false;
+    };
+    let (a, b) = (&first.board, &other.board);
+    let outside: Vec<Pos> = a.positions().filter(|&p| !inside(p)).collect();
+    if outside
+        .iter()
+        .any(|&p| !matches!(a.get(p), Cell::Empty | Cell::Tile(_)))
+    {
+        return false;
+    }
+    let extra: Vec<Pos> = outside
+        .into_iter()
+        .filter(|&p| a.get(p).is_tile())
+        .collect();
+    if extra.is_empty() {
+        return false;
+    }
+    let mut part = crate::board::Board::new(b.rows(), b.cols());
+    for p in b.positions() {
+        part.set(p, at(a, p.row as i64 + dr, p.col as i64 + dc));
+    }
+    if !b.refines(&part) {
+        return false;
+    }
+    let tiles: Vec<Pos> = a
+        .positions()
+        .filter(|&p| inside(p) && a.get(p).is_tile())
+        .collect();
+    // Which of a cell's four neighbours `first` reads as tiles.
+    let sides = |p: Pos| {
+        SIDES.iter().enumerate().fold(0u8, |m, (i, &(dy, dx))| {
+            m | ((at(a, p.row as i64 + dy, p.col as i64 + dx).is_tile() as u8) << i)
+        })
+    };
+    let integral = around(frame, &[&first.grid]);
+    let described = |ps: &[Pos]| -> Option<Vec<(u8, Picture)>> {
+        let pics = pictures_at(&integral, &first.grid, ps, cfg);
+        (pics.len() == ps.len()).then(|| ps.iter().map(|&p| sides(p)).zip(pics).collect())
+    };
+    let (Some(tiles), Some(extra)) = (described(&tiles), described(&extra)) else {
+        return false;
+    };
+    let shared = match common_frame(tiles.iter().map(|t| &t.1)) {
+        Some(f) if tiles.len() >= 4 => f,
+        _ => return false,
+    };
+    extra.iter().all(|(k, p)| {
+        let alike = tiles
+            .iter()
+            .filter(|t| t.0 == *k)
+            .map(|t| frame_distance(p, &t.1))
+            .fold(f32::INFINITY, f32::min);
+        frame_distance(p, &shared).min(alike) > cfg.obstacle_frame_max
+    })
 }
 
 /// Whether `first` reads `other`'s board with lines around it whose tiles are of types
@@ -828,6 +930,21 @@ mod tests {
     }
 
     #[test]
+    fn an_edge_line_of_one_picture_outnumbering_every_type_is_no_part_of_the_board() {
+        let mut r = reading_of(&["ABAB", "CDCD", "BA..", "EEEE"]);
+        assert!(drop_foreign_edge(&mut r, false, false));
+        assert_eq!(r.board.row_strings(), vec!["ABAB", "CDCD", "BA.."]);
+        // Not when the picture is also found off the line, when another type holds as
+        // many tiles, or when the line has a gap.
+        let mut inside = reading_of(&["ABAE", "CDCD", "BA..", "EEEE"]);
+        assert!(!drop_foreign_edge(&mut inside, false, false));
+        let mut as_many = reading_of(&["ABAB", "CDCA", "BA..", "EEEE"]);
+        assert!(!drop_foreign_edge(&mut as_many, false, false));
+        let mut gap = reading_of(&["ABAB", "CDCD", "BA..", "EEE."]);
+        assert!(!drop_foreign_edge(&mut gap, false, false));
+    }
+
+    #[test]
     fn obstacles_among_the_tiles_or_on_every_side_stay() {
         // The line's look also stands inside the board.
         let mut inside = reading_of(&["####", "AB#C", "CA.B", "..A."]);
@@ -1096,21 +1213,49 @@ mod tests {
     }
 
     #[test]
-    fn a_type_holding_two_sprites_becomes_two_types() {
+    fn lines_whose_tiles_lack_the_tiles_frame_are_no_part_of_the_board() {
+        let cfg = ReaderConfig::default();
+        // Row 0 holds two alike pictures without the tiles' cream frame (a menu's items).
+        let (img, grid) = board_frame(["9900", "1122", "3344"]);
+        let first = reading(grid, "AA..\nBBCC\nDDEE");
+        let inner = Grid {
+            origin: (20.0, 60.0),
+            rows: 2,
+            ..grid
+        };
+        let other = reading(inner, "FFGG\nHHII");
+        assert!(padded_with_unframed_tiles(&first, &other, &img, &cfg));
+        // Tiles framed as the board's are: the other reading left a pair of the board out.
+        let (img, _) = board_frame(["5500", "1122", "3344"]);
+        assert!(!padded_with_unframed_tiles(&first, &other, &img, &cfg));
+        // Nor when the boards differ inside.
+        let (img, _) = board_frame(["9900", "1122", "3344"]);
+        let differ = reading(inner, "FFFF\nHHII");
+        assert!(!padded_with_unframed_tiles(&first, &differ, &img, &cfg));
+    }
+
+    #[test]
+    fn a_type_holding_several_sprites_becomes_as_many_types() {
         let cfg = ReaderConfig::default();
         let (img, grid) = board_frame(["1111", "2222", "3300"]);
         let mut r = reading(grid, "AAAA\nAAAA\nBB..");
-        assert_eq!(split_two_sprite_types(&img, &mut r, &cfg), 1);
+        assert_eq!(split_sprite_types(&img, &mut r, &cfg), 1);
         let want = Board::parse("AAAA\nCCCC\nBB..").unwrap();
         assert_eq!(r.board.renaming_mismatches(&want), Some(vec![]));
         // One sprite stays one type.
         let (img, _) = board_frame(["1111", "1111", "3300"]);
         let mut r = reading(grid, "AAAA\nAAAA\nBB..");
-        assert_eq!(split_two_sprite_types(&img, &mut r, &cfg), 0);
+        assert_eq!(split_sprite_types(&img, &mut r, &cfg), 0);
+        // Three sprites in one type are three types.
+        let (img, _) = board_frame(["1111", "2222", "3333"]);
+        let mut r = reading(grid, "AAAA\nAAAA\nAAAA");
+        assert_eq!(split_sprite_types(&img, &mut r, &cfg), 2);
+        let want = Board::parse("AAAA\nBBBB\nCCCC").unwrap();
+        assert_eq!(r.board.renaming_mismatches(&want), Some(vec![]));
         // Two tiles unlike the rest are a tint (a removal's pair), not a second type.
         let (img, _) = board_frame(["1111", "1122", "3300"]);
         let mut r = reading(grid, "AAAA\nAAAA\nBB..");
-        assert_eq!(split_two_sprite_types(&img, &mut r, &cfg), 0);
+        assert_eq!(split_sprite_types(&img, &mut r, &cfg), 0);
     }
 
     #[test]
