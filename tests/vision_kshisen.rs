@@ -222,13 +222,19 @@ fn xshisen_frames_read_exactly() {
     // (its frame shows ground on two sides) is not taken for selected. Known failures: late
     // frames of a live game with gravity (a few dozen tiles, most rows empty) on which the
     // stage reader finds no lattice or a wrong one; on the grid the game locked they read
-    // (live_frames_read_on_the_grid_the_game_locked).
+    // (live_frames_read_on_the_grid_the_game_locked). A 36x16 deal of tile set 1 on light
+    // grey: the stage reader keeps three characters that differ in a few strokes as one
+    // type, and with a tile selected also takes the light band under the status bar for an
+    // edge row of one picture; the default reader splits the type and drops the row
+    // (default_reader_confident_misreadings_are_the_known_ones holds them to that).
     assert_known_failures(
         "fixtures/xshisen",
         &[
             "x0-p1-g004000-grav-live-anim",
             "x0-p1-g004000-grav-live-end4sel",
             "x0-p1-g004000-grav-live-sel1",
+            "x2-p1-gd8d8d8-full",
+            "x2-p1-gd8d8d8-sel",
         ],
         "xshisen frames that do not read exactly",
     );

@@ -169,23 +169,6 @@ fn ring_ground(sheet: &Sheet, cfg: &ReaderConfig) -> Option<Ground> {
     Ground::from_cells(&pics, cfg)
 }
 
-/// Rectangle `(x, y, w, h)` inside a `fw × fh` frame: as it is, or clipped to the frame
-/// where it runs past an edge by at most half a pixel: a lattice fitted to sub-pixel
-/// precision beside a board whose margin is one pitch wide puts the ring's side cells a
-/// fraction of a pixel past the window's edge, and dropped, the ring kept only the
-/// status bar above the board for its ground. `None` where it runs further past.
-fn clipped(
-    (x, y, w, h): (f32, f32, f32, f32),
-    (fw, fh): (u32, u32),
-) -> Option<(f32, f32, f32, f32)> {
-    let (fw, fh) = (fw as f32, fh as f32);
-    if x < -0.5 || y < -0.5 || x + w > fw + 0.5 || y + h > fh + 0.5 {
-        return None;
-    }
-    let (x0, y0) = (x.max(0.0), y.max(0.0));
-    Some((x0, y0, (x + w).min(fw) - x0, (y + h).min(fh) - y0))
-}
-
 /// The described cells of a sheet's outer ring.
 fn ring_pictures(sheet: &Sheet) -> impl Iterator<Item = &Picture> {
     ring(sheet.rows, sheet.cols)
@@ -1345,8 +1328,12 @@ fn read_unjudged(
     let rect = |r: usize, c: usize| grid.cell_rect(r as i32 - 1, c as i32 - 1);
     let pics: Vec<Option<Picture>> = (0..rows * cols)
         .map(|i| {
-            let r = clipped(rect(i / cols, i % cols), (fw, fh))?;
-            describe(&integral, r, cfg)
+            let (x, y, w, h) = rect(i / cols, i % cols);
+            if x < 0.0 || y < 0.0 || x + w > fw as f32 || y + h > fh as f32 {
+                None
+            } else {
+                describe(&integral, (x, y, w, h), cfg)
+            }
         })
         .collect();
     let ring_idx = ring(rows, cols);
@@ -2575,21 +2562,6 @@ mod tests {
             spread: 0.0,
             frame: Vec::new(),
         }
-    }
-
-    #[test]
-    fn a_cell_past_the_frame_by_a_fraction_of_a_pixel_is_clipped_to_it() {
-        let frame = (640, 464);
-        let inside = (32.0, 66.0, 32.0, 40.0);
-        assert_eq!(clipped(inside, frame), Some(inside));
-        assert_eq!(
-            clipped((-0.02, 66.0, 32.0, 40.0), frame),
-            Some((0.0, 66.0, 31.98, 40.0))
-        );
-        let right = clipped((608.0, 66.0, 32.3, 40.0), frame).unwrap();
-        assert!((right.2 - 32.0).abs() < 1e-4);
-        assert_eq!(clipped((-0.6, 66.0, 32.0, 40.0), frame), None);
-        assert_eq!(clipped((32.0, 430.0, 32.0, 40.0), frame), None);
     }
 
     #[test]
