@@ -363,12 +363,7 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     if !contested.is_empty() {
         // Which of a cell's four neighbours `other` reads as tiles: a tile's ring takes in
         // its neighbours' 3-D sides and shadows, or the ground's where it has none.
-        let is_tile = |r: i64, c: i64| matches!(at(b, r - dr, c - dc), Cell::Tile(_));
-        let sides = |(r, c): (i64, i64)| {
-            SIDES.iter().enumerate().fold(0u8, |m, (i, &(dy, dx))| {
-                m | ((is_tile(r + dy, c + dx) as u8) << i)
-            })
-        };
+        let sides = |(r, c): (i64, i64)| tile_sides(b, r - dr, c - dc);
         let agreed: Vec<(u8, Picture)> = agreed
             .iter()
             .filter_map(|e| pic(e.0).map(|p| (sides(e.0), p)))
@@ -394,13 +389,7 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
         let stray_alike = median(
             contested
                 .iter()
-                .map(|(k, p)| {
-                    agreed
-                        .iter()
-                        .filter(|q| q.0 == *k)
-                        .map(|q| frame_distance(p, &q.1))
-                        .fold(f32::INFINITY, f32::min)
-                })
+                .map(|(k, p)| nearest_alike_frame(p, *k, &agreed))
                 .collect(),
         );
         if stray.min(stray_alike) > cfg.obstacle_frame_max {
@@ -533,11 +522,37 @@ pub fn padded_with_tileless_lines(first: &Reading, other: &Reading) -> bool {
     if walled.iter().all(|&w| w) {
         return false;
     }
+    same_inside(a, b, (dr, dc))
+}
+
+/// Whether board `b`, whose cell (r, c) is `a`'s (r + dr, c + dc), reads as `a` does there
+/// (types up to renaming, `b` free to tell apart types `a` takes for one:
+/// [`crate::board::Board::refines`]).
+fn same_inside(a: &crate::board::Board, b: &crate::board::Board, (dr, dc): (i64, i64)) -> bool {
     let mut part = crate::board::Board::new(b.rows(), b.cols());
     for p in b.positions() {
         part.set(p, at(a, p.row as i64 + dr, p.col as i64 + dc));
     }
     b.refines(&part)
+}
+
+/// Which of cell (r, c)'s four neighbours ([`SIDES`], one bit each) `board` reads as tiles:
+/// a tile's ring takes in its neighbours' 3-D sides and shadows, or the ground's where it
+/// has none, so rings compare between tiles with the same sides.
+fn tile_sides(board: &crate::board::Board, r: i64, c: i64) -> u8 {
+    SIDES.iter().enumerate().fold(0u8, |m, (i, &(dy, dx))| {
+        m | ((at(board, r + dy, c + dx).is_tile() as u8) << i)
+    })
+}
+
+/// The frame distance from `p` (a cell with tiles on `sides`) to the nearest of `tiles`
+/// with tiles on the same sides; infinite when none has.
+fn nearest_alike_frame(p: &Picture, sides: u8, tiles: &[(u8, Picture)]) -> f32 {
+    tiles
+        .iter()
+        .filter(|t| t.0 == sides)
+        .map(|t| frame_distance(p, &t.1))
+        .fold(f32::INFINITY, f32::min)
 }
 
 /// Whether `first` reads `other`'s board with lines around it whose tiles lack the frame the
@@ -573,23 +588,14 @@ pub fn padded_with_unframed_tiles(
     if extra.is_empty() {
         return false;
     }
-    let mut part = crate::board::Board::new(b.rows(), b.cols());
-    for p in b.positions() {
-        part.set(p, at(a, p.row as i64 + dr, p.col as i64 + dc));
-    }
-    if !b.refines(&part) {
+    if !same_inside(a, b, (dr, dc)) {
         return false;
     }
     let tiles: Vec<Pos> = a
         .positions()
         .filter(|&p| inside(p) && a.get(p).is_tile())
         .collect();
-    // Which of a cell's four neighbours `first` reads as tiles.
-    let sides = |p: Pos| {
-        SIDES.iter().enumerate().fold(0u8, |m, (i, &(dy, dx))| {
-            m | ((at(a, p.row as i64 + dy, p.col as i64 + dx).is_tile() as u8) << i)
-        })
-    };
+    let sides = |p: Pos| tile_sides(a, p.row as i64, p.col as i64);
     let integral = around(frame, &[&first.grid]);
     let described = |ps: &[Pos]| -> Option<Vec<(u8, Picture)>> {
         let pics = pictures_at(&integral, &first.grid, ps, cfg);
@@ -603,12 +609,7 @@ pub fn padded_with_unframed_tiles(
         _ => return false,
     };
     extra.iter().all(|(k, p)| {
-        let alike = tiles
-            .iter()
-            .filter(|t| t.0 == *k)
-            .map(|t| frame_distance(p, &t.1))
-            .fold(f32::INFINITY, f32::min);
-        frame_distance(p, &shared).min(alike) > cfg.obstacle_frame_max
+        frame_distance(p, &shared).min(nearest_alike_frame(p, *k, &tiles)) > cfg.obstacle_frame_max
     })
 }
 
