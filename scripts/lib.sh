@@ -132,6 +132,22 @@ llk_install_games() {
     llk_apt_ensure $LLK_GAME_PACKAGES
 }
 
+# The Python that the game scripts run: the first of `python3` and the system's
+# /usr/bin/python3 that imports numpy and PIL. python3-numpy and python3-pil install into
+# the system's Python; a python3 found earlier on PATH (pyenv's, a virtualenv's) may lack
+# them. Prints its path; fails, naming the packages, when neither has them.
+llk_python() {
+    local p
+    for p in python3 /usr/bin/python3; do
+        if command -v "$p" >/dev/null && "$p" -c "import numpy, PIL" 2>/dev/null; then
+            command -v "$p"
+            return 0
+        fi
+    done
+    echo "llk: no python3 with numpy and pillow (apt-get install python3-numpy python3-pil)" >&2
+    return 1
+}
+
 LLK_KSHISEN_BIN=/usr/games/kshisen
 LLK_KSHISEN_WID=""   # X window id (client area, 900x754 by default) once started
 LLK_KSHISEN_PGID=""  # process group of dbus-run-session + kshisen

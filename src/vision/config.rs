@@ -289,6 +289,14 @@ pub struct ReaderConfig {
     /// deal), so each cell is also compared with the agreed tiles whose neighbours are
     /// tiles on the same sides.
     pub obstacle_frame_max: f32,
+    /// Share of a ring cell (along each axis) that must lie inside the frame for the cell
+    /// to be described by that part, on a grid found in the frame: the ring around a board
+    /// is where the ground is learnt, and a board whose margin is narrower than a pitch
+    /// leaves the ring's side cells partly past the window's edge. Half a cell is more
+    /// than a tile's 3-D side and shadow (about a tenth of a pitch on KShisen's tile sets)
+    /// and less than the margins measured beside KShisen and xshisen boards (0.75–0.93 of
+    /// a pitch inside the window where the ring ran past it).
+    pub ring_min_inside: f32,
     /// Cells one reading calls obstacles and another empty show the ground when each lies
     /// no farther from the cells both read as empty than this many times the 90th
     /// percentile of those cells' distances to their nearest neighbour among them (photo and
@@ -449,6 +457,7 @@ impl Default for ReaderConfig {
             obstacle_look_gap: 9.0,
             max_obstacle_looks: 2,
             obstacle_frame_max: 4.0,
+            ring_min_inside: 0.5,
             ground_apart_ratio: 2.5,
             overhang_share: 0.4,
             one_sprite_edge: 8.0,

@@ -169,6 +169,23 @@ fn ring_ground(sheet: &Sheet, cfg: &ReaderConfig) -> Option<Ground> {
     Ground::from_cells(&pics, cfg)
 }
 
+/// Rectangle `(x, y, w, h)` cut to the part of it inside a `fw × fh` frame, `None` when
+/// it runs past an edge by more than `slack_x` across or `slack_y` down (or when nothing of
+/// it is inside).
+fn clipped(
+    (x, y, w, h): (f32, f32, f32, f32),
+    (fw, fh): (u32, u32),
+    (slack_x, slack_y): (f32, f32),
+) -> Option<(f32, f32, f32, f32)> {
+    let (fw, fh) = (fw as f32, fh as f32);
+    if x < -slack_x || y < -slack_y || x + w > fw + slack_x || y + h > fh + slack_y {
+        return None;
+    }
+    let (x0, y0) = (x.max(0.0), y.max(0.0));
+    let (w, h) = ((x + w).min(fw) - x0, (y + h).min(fh) - y0);
+    (w > 0.0 && h > 0.0).then_some((x0, y0, w, h))
+}
+
 /// The described cells of a sheet's outer ring.
 fn ring_pictures(sheet: &Sheet) -> impl Iterator<Item = &Picture> {
     ring(sheet.rows, sheet.cols)
@@ -1326,17 +1343,35 @@ fn read_unjudged(
     );
     let (rows, cols) = (grid.rows + 2, grid.cols + 2);
     let rect = |r: usize, c: usize| grid.cell_rect(r as i32 - 1, c as i32 - 1);
+    let ring_idx = ring(rows, cols);
+    // A board cell is described whole; one past the frame by the half pixel the grid may
+    // overrun is cut to the frame. On a grid found in the frame, a ring cell is described
+    // by its part inside the frame when that is at least [`ReaderConfig::ring_min_inside`]
+    // of it: a board whose margin is narrower than a pitch puts the ring's side cells
+    // partly past the window's edge, and without them the ring keeps only the window's
+    // toolbar or status bar, whose colour is then taken for the ground's. Not on a given
+    // grid (a live game's): there the frames include a removal's link line, which this
+    // reader looks for only where no two pictures pair, and the ground learnt from the
+    // wider ring left two emptied cells under one leg of a line unlike it, so they paired
+    // as a type (a recorded KShisen session, tests/replay_sessions.rs).
+    let ring_slack = match found {
+        Found::InFrame => (
+            grid.pitch.0 * (1.0 - cfg.ring_min_inside),
+            grid.pitch.1 * (1.0 - cfg.ring_min_inside),
+        ),
+        Found::Given => (0.5, 0.5),
+    };
     let pics: Vec<Option<Picture>> = (0..rows * cols)
         .map(|i| {
-            let (x, y, w, h) = rect(i / cols, i % cols);
-            if x < 0.0 || y < 0.0 || x + w > fw as f32 || y + h > fh as f32 {
-                None
-            } else {
-                describe(&integral, (x, y, w, h), cfg)
-            }
+            let on_ring = ring_idx.binary_search(&i).is_ok();
+            let slack = if on_ring { ring_slack } else { (0.5, 0.5) };
+            describe(
+                &integral,
+                clipped(rect(i / cols, i % cols), (fw, fh), slack)?,
+                cfg,
+            )
         })
         .collect();
-    let ring_idx = ring(rows, cols);
     let ring_pics: Vec<&Picture> = ring_idx.iter().filter_map(|&i| pics[i].as_ref()).collect();
     let inside = |i: usize| {
         let (r, c) = (i / cols, i % cols);
@@ -2562,6 +2597,90 @@ mod tests {
             spread: 0.0,
             frame: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_cell_past_the_frame_is_cut_to_it_within_the_slack() {
+        let frame = (640, 464);
+        let inside = (32.0, 66.0, 32.0, 40.0);
+        assert_eq!(clipped(inside, frame, (0.5, 0.5)), Some(inside));
+        // A hair past the left edge, within half a pixel: cut to the frame.
+        assert_eq!(
+            clipped((-0.02, 66.0, 32.0, 40.0), frame, (0.5, 0.5)),
+            Some((0.0, 66.0, 31.98, 40.0))
+        );
+        let right = clipped((608.0, 66.0, 32.3, 40.0), frame, (0.5, 0.5)).unwrap();
+        assert!((right.2 - 32.0).abs() < 1e-4);
+        assert_eq!(clipped((-0.6, 66.0, 32.0, 40.0), frame, (0.5, 0.5)), None);
+        // A ring cell with three quarters inside, under a slack of half a cell: its part
+        // inside; one with a quarter inside: none.
+        assert_eq!(
+            clipped((-8.0, 66.0, 32.0, 40.0), frame, (16.0, 20.0)),
+            Some((0.0, 66.0, 24.0, 40.0))
+        );
+        assert_eq!(
+            clipped((32.0, 444.0, 32.0, 40.0), frame, (16.0, 20.0)),
+            Some((32.0, 444.0, 32.0, 20.0))
+        );
+        assert_eq!(
+            clipped((-24.0, 66.0, 32.0, 40.0), frame, (16.0, 20.0)),
+            None
+        );
+    }
+
+    /// A board whose margin is narrower than a pitch on three sides, under a grey bar, on
+    /// a grid found in the frame: the ring's side and bottom cells, mostly inside the
+    /// frame, are described by that part, so the ground learnt is the margin's and not the
+    /// bar's.
+    #[test]
+    fn the_ring_takes_in_side_cells_partly_past_the_frame() {
+        let cfg = ReaderConfig::default();
+        // 4x6 tiles of pitch 40x50 at (20, 70) on a dark ground; a light bar above.
+        let (w, h) = (20 + 6 * 40 + 20, 70 + 4 * 50 + 30);
+        let mut img = RgbaImage::from_pixel(w, h, image::Rgba([60, 40, 10, 255]));
+        for y in 0..50 {
+            for x in 0..w {
+                img.put_pixel(x, y, image::Rgba([235, 235, 235, 255]));
+            }
+        }
+        let grid = Grid {
+            origin: (20.0, 70.0),
+            pitch: (40.0, 50.0),
+            rows: 4,
+            cols: 6,
+        };
+        // Pairs of two-tone faces, a symbol's colour per type; the top row's middle pair
+        // emptied.
+        for r in 0..4 {
+            for c in 0..6 {
+                if r == 0 && (c == 2 || c == 3) {
+                    continue;
+                }
+                let t = (r * 6 + c) / 2;
+                let sym = image::Rgba([(t * 37 % 200) as u8, (t * 91 % 200) as u8, 180, 255]);
+                let (x0, y0) = (20 + c as u32 * 40, 70 + r as u32 * 50);
+                for y in y0 + 2..y0 + 48 {
+                    for x in x0 + 2..x0 + 38 {
+                        let on = (x - x0) > 10 && (x - x0) < 28 && (y - y0) > 12 && (y - y0) < 36;
+                        let px = if on {
+                            sym
+                        } else {
+                            image::Rgba([230, 220, 200, 255])
+                        };
+                        img.put_pixel(x, y, px);
+                    }
+                }
+            }
+        }
+        let (reading, _) = read_unjudged(&img, &grid, &cfg, Found::InFrame, None).unwrap();
+        assert_eq!(reading.board.get(Pos::new(0, 2)), Cell::Empty);
+        assert_eq!(reading.board.get(Pos::new(0, 3)), Cell::Empty);
+        assert!(
+            reading.unsure.is_empty(),
+            "{:?}\n{}",
+            reading.unsure,
+            reading.board
+        );
     }
 
     #[test]
