@@ -169,6 +169,10 @@ fn ring_ground(sheet: &Sheet, cfg: &ReaderConfig) -> Option<Ground> {
     Ground::from_cells(&pics, cfg)
 }
 
+/// How far (px across, down) a grid's cells may run past the frame and still be read: a
+/// lattice fitted to sub-pixel precision beside a board flush with the window's edge.
+const GRID_OVERRUN: (f32, f32) = (0.5, 0.5);
+
 /// Rectangle `(x, y, w, h)` cut to the part of it inside a `fw × fh` frame, `None` when
 /// it runs past an edge by more than `slack_x` across or `slack_y` down (or when nothing of
 /// it is inside).
@@ -1323,10 +1327,7 @@ fn read_unjudged(
     if grid.rows == 0
         || grid.cols == 0
         || !(grid.pitch.0 > 1.0 && grid.pitch.1 > 1.0)
-        || bx < -0.5
-        || by < -0.5
-        || bx + bw > fw as f32 + 0.5
-        || by + bh > fh as f32 + 0.5
+        || clipped((bx, by, bw, bh), (fw, fh), GRID_OVERRUN).is_none()
     {
         return Err(ReadError::Invalid(format!(
             "the {}x{} grid at ({:.1}, {:.1}) pitch {:.1}x{:.1} is not inside the {fw}x{fh} frame",
@@ -1344,27 +1345,27 @@ fn read_unjudged(
     let (rows, cols) = (grid.rows + 2, grid.cols + 2);
     let rect = |r: usize, c: usize| grid.cell_rect(r as i32 - 1, c as i32 - 1);
     let ring_idx = ring(rows, cols);
-    // A board cell is described whole; one past the frame by the half pixel the grid may
-    // overrun is cut to the frame. On a grid found in the frame, a ring cell is described
-    // by its part inside the frame when that is at least [`ReaderConfig::ring_min_inside`]
-    // of it: a board whose margin is narrower than a pitch puts the ring's side cells
-    // partly past the window's edge, and without them the ring keeps only the window's
-    // toolbar or status bar, whose colour is then taken for the ground's. Not on a given
-    // grid (a live game's): there the frames include a removal's link line, which this
-    // reader looks for only where no two pictures pair, and the ground learnt from the
-    // wider ring left two emptied cells under one leg of a line unlike it, so they paired
-    // as a type (a recorded KShisen session, tests/replay_sessions.rs).
+    // A board cell is described whole; one past the frame by the overrun the grid may
+    // have is cut to the frame. On a grid found in the frame, a ring cell is described by
+    // its part inside the frame when that is at least [`ReaderConfig::ring_min_inside`] of
+    // it: a board whose margin is narrower than a pitch puts the ring's side cells partly
+    // past the window's edge, and without them the ring keeps only the window's toolbar
+    // or status bar, whose colour is then taken for the ground's. Not on a given grid (a
+    // live game's): there the frames include a removal's link line, which this reader
+    // looks for only where no two pictures pair, and the cleaner ground learnt from the
+    // wider ring leaves emptied cells under one leg of a line unlike it, so they pair as a
+    // type.
     let ring_slack = match found {
         Found::InFrame => (
             grid.pitch.0 * (1.0 - cfg.ring_min_inside),
             grid.pitch.1 * (1.0 - cfg.ring_min_inside),
         ),
-        Found::Given => (0.5, 0.5),
+        Found::Given => GRID_OVERRUN,
     };
     let pics: Vec<Option<Picture>> = (0..rows * cols)
         .map(|i| {
             let on_ring = ring_idx.binary_search(&i).is_ok();
-            let slack = if on_ring { ring_slack } else { (0.5, 0.5) };
+            let slack = if on_ring { ring_slack } else { GRID_OVERRUN };
             describe(
                 &integral,
                 clipped(rect(i / cols, i % cols), (fw, fh), slack)?,
