@@ -256,9 +256,11 @@ struct Sight {
     /// Cells of a group whose pictures mostly show the ground's colour, lit or in shadow
     /// ([`Ground::covers_most`]).
     ground_faced: Vec<bool>,
-    /// Cells of a group one of whose members shows the frame the tiles share, to within
-    /// [`ReaderConfig::tile_frame_exact`]: tiles, however much of their faces shows the
-    /// ground's colour.
+    /// Cells of a group on the board one of whose members shows the frame the tiles share,
+    /// to within [`ReaderConfig::tile_frame_exact`] and [`ReaderConfig::blank_frame_ratio`]
+    /// times nearer it than the ground's: tiles, however much of their faces shows the
+    /// ground's colour, whether the group is plain (blank faces) or pictured (a few symbols
+    /// on a light face on a light ground).
     tile_framed: Vec<bool>,
 }
 
@@ -365,6 +367,8 @@ fn look(
         .collect();
     let mut blank = vec![false; g.groups];
     let mut sure_tile = vec![false; g.groups];
+    // Groups one of whose members shows the frame the tiles share ([`Sight::tile_framed`]).
+    let mut framed_type = vec![false; g.groups];
     if !tile_like.is_empty() {
         let mut votes = vec![0isize; g.groups];
         // The frame most tiles show (per block, the median over the tile-like pictures):
@@ -410,6 +414,28 @@ fn look(
         }
         for gi in 0..g.groups {
             blank[gi] = votes[gi] > 0 || sure_tile[gi];
+            framed_type[gi] = sure_tile[gi];
+        }
+        // Pictured groups too: a tile whose face is mostly the ground's colour, lit or in
+        // shadow (a few symbols on a light face on a light plain ground), can show no seam
+        // against an emptied cell beside it, and the ground must not run on into it.
+        // Emptied cells that pair (the same neighbour's 3-D side along one edge) do not
+        // show the tiles' frame (measured in [`ReaderConfig::tile_frame_exact`]).
+        if let Some(t) = shared.as_ref() {
+            for (k, _) in idx.iter().enumerate() {
+                let gi = g.group[k];
+                let off_board = if given {
+                    on_ring[gi] > 0
+                } else {
+                    on_ring[gi] * 4 > size[gi].max(4)
+                };
+                if framed_type[gi] || size[gi] < 2 || off_board {
+                    continue;
+                }
+                let to_shared = frame_distance(pics[k], t);
+                framed_type[gi] = to_shared <= cfg.tile_frame_exact
+                    && to_shared * cfg.blank_frame_ratio < nearest_frame(pics[k], &ground_like);
+            }
         }
     } else {
         // No pictured tile left to compare frames with (a game's last pair can be two blank
@@ -457,7 +483,7 @@ fn look(
             && frame_contrast(pics[k]) <= cfg.ground_margin;
         framed[i] = blank[gi];
         ground_faced[i] = mostly_ground[gi] * 2 > size[gi];
-        tile_framed[i] = sure_tile[gi];
+        tile_framed[i] = framed_type[gi];
         seen[i] = if size[gi] >= 2 && !ground_group {
             Seen::Paired(gi)
         } else if size[gi] >= 2 || ground.holds(pics[k], cfg) || bare_ring {
@@ -1267,7 +1293,7 @@ pub fn read_grid_remembering(
 }
 
 /// Where the grid [`read_known`] reads came from.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Found {
     /// Found from this frame: a board needs [`ReaderConfig::min_tiles`], and lone pictures
     /// the ground runs into are ground ([`ground_runs_on`]).
@@ -1731,10 +1757,12 @@ fn median_colour(p: &Picture) -> [f32; 3] {
 /// 25 338 tiles beside a cell of ground, none lets it in; of 20 emptied cells paired as a
 /// type beside one, 16 do. So two cells reached are no chance: on a textured ground a
 /// group of emptied cells under the same 3-D side can pair eight strong and let the ground
-/// in at only three (its grain makes a seam elsewhere). The ground never runs into a cell of `tile_framed` (its group shows
-/// the tiles' own frame, [`Sight::tile_framed`]): a face in the ground's colour with a
-/// small glyph (a white face on a white ground) shows no seam against the ground inside
-/// its border, and the ground would run on through every such face.
+/// in at only three (its grain makes a seam elsewhere). The ground never runs into a cell
+/// of `tile_framed` (its group shows the tiles' own frame, [`Sight::tile_framed`]): a face
+/// in the ground's colour with a small glyph (a white face on a white ground), or a light
+/// face whose symbols leave its middle bare, shows no seam against the ground beside it
+/// and the ground's colour in shadow inside its border, and the ground would run on
+/// through every such face.
 fn ground_runs_on(
     pics: &[Option<Picture>],
     (rows, cols): (usize, usize),
@@ -4129,6 +4157,55 @@ mod cell_tests {
             tile_framed[6] = true;
             ground_runs_on(&pics, (rows, cols), &mut seen, &tile_framed, true, &cfg);
             assert_eq!(seen[6], Seen::Lone, "inner {inner:?}");
+        }
+    }
+
+    /// Tiles whose light face is nearly the light plain ground's colour (235 on 239), with
+    /// their symbols along the left and right and the face's middle bare, and whose border
+    /// is the ground's colour on top and left and a 3-D side on right and bottom. Below an
+    /// emptied cell a tile's top edge meets the ground with no seam and its bare middle
+    /// shows the ground in shadow, so the ground ran on into it and emptied its type; every
+    /// tile shows the tiles' shared frame, which no ground cell does, so it stays a tile.
+    #[test]
+    fn the_ground_never_runs_into_a_pictured_tile_that_shows_the_tiles_frame() {
+        let ground = [239u8, 239, 239];
+        // Type 9 stands below the emptied cell (0, 1) and again at (2, 2).
+        let kinds = [1, 0, 2, 3, 2, 9, 3, 1, 4, 4, 9, 0];
+        let draw = |img: &mut RgbaImage, x: u32, y: u32, _: usize, k: u32| {
+            if k == 0 {
+                return;
+            }
+            let ink = [
+                (k * 70 % 200) as u8,
+                (60 + k * 40 % 150) as u8,
+                (k * 110 % 180) as u8,
+            ];
+            for dy in 0..40 {
+                for dx in 0..40 {
+                    let c = if dx >= 36 || dy >= 36 {
+                        [120, 120, 120]
+                    } else if dx < 4 || dy < 4 {
+                        ground
+                    } else if (8..32).contains(&dy) && !(14..26).contains(&dx) {
+                        ink
+                    } else {
+                        [235, 235, 235]
+                    };
+                    img.put_pixel(x + dx, y + dy, Rgba([c[0], c[1], c[2], 255]));
+                }
+            }
+        };
+        for found in [Found::InFrame, Found::Given] {
+            let img = RgbaImage::from_pixel(40 * 7, 40 * 6, Rgba([239, 239, 239, 255]));
+            let r = read_drawn_as(found, img, &kinds, 4, draw).expect("reads");
+            let b = &r.board;
+            assert_eq!(b.tile_count(), 10, "{found:?}\n{b}");
+            assert!(b.get(Pos::new(1, 1)).is_tile(), "{found:?}\n{b}");
+            assert_eq!(
+                b.get(Pos::new(1, 1)),
+                b.get(Pos::new(2, 2)),
+                "{found:?}\n{b}"
+            );
         }
     }
 
