@@ -824,7 +824,7 @@ impl Run<'_, '_> {
                         continue;
                     }
                     if line.iter().any(|&p| seen.board.get(p).is_tile())
-                        && widest_on(&seen.board, &line) <= self.widest_type
+                        && seen.board.widest_type_on(&line) <= self.widest_type
                     {
                         grid = g;
                         grown = Some(seen);
@@ -1422,19 +1422,6 @@ fn stands_as_before(seen: &Reading, before: &Board, link: &Link) -> bool {
         }
     }
     board.same_up_to_renaming(before)
-}
-
-/// The most tiles of one type (counting all of its tiles on `b`) among the types with a
-/// tile on `line`.
-fn widest_on(b: &Board, line: &[Pos]) -> usize {
-    let counts = b.type_counts();
-    line.iter()
-        .filter_map(|&p| match b.get(p) {
-            Cell::Tile(t) => counts.get(&t).copied(),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0)
 }
 
 /// Whether a tile stands on each of the board's four edge lines.

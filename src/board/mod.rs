@@ -322,6 +322,20 @@ impl Board {
         counts
     }
 
+    /// The most tiles of one type (counting all of its tiles on the board) among the types
+    /// with a tile on `cells`; 0 when none holds a tile.
+    pub fn widest_type_on(&self, cells: &[Pos]) -> usize {
+        let counts = self.type_counts();
+        cells
+            .iter()
+            .filter_map(|&p| match self.get(p) {
+                Cell::Tile(t) => counts.get(&t).copied(),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     /// What one move does: empties `a` and `b`, then lets the other tiles slide under
     /// `gravity`. Does not check the move is legal (see [`check_link`]).
     pub fn remove_pair(&mut self, a: Pos, b: Pos, gravity: Gravity) {

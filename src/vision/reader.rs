@@ -25,7 +25,7 @@ use super::stipple;
 use super::verdict::{judge, Tally};
 use super::{Hints, ReadError, Reading};
 use crate::board::{type_char, Board, Cell, Pos, TYPE_ALPHABET};
-use crate::geometry::Grid;
+use crate::geometry::{Grid, Side};
 use image::RgbaImage;
 
 /// Every whole lattice cell inside a window, described.
@@ -262,6 +262,10 @@ struct Sight {
     /// ground's colour, whether the group is plain (blank faces) or pictured (a few symbols
     /// on a light face on a light ground).
     tile_framed: Vec<bool>,
+    /// Sides of the sheet (top, bottom, left, right) whose ring holds a cell, not a
+    /// corner, that shows the frame the tiles share as [`Sight::tile_framed`] does: a
+    /// line of the board the extent may have left out.
+    ring_framed: [bool; 4],
 }
 
 /// [`see`], and which cells were found tiles by their frames; `given` when the grid is the
@@ -328,6 +332,7 @@ fn look(
         }
     }
     let quiet = side_votes.map(|(ok, n)| ok * 2 >= n);
+    let whole_ring = ring_idx;
     let ring_idx: Vec<usize> = ring_idx
         .iter()
         .copied()
@@ -369,6 +374,7 @@ fn look(
     let mut sure_tile = vec![false; g.groups];
     // Groups one of whose members shows the frame the tiles share ([`Sight::tile_framed`]).
     let mut framed_type = vec![false; g.groups];
+    let mut ring_framed = [false; 4];
     if !tile_like.is_empty() {
         let mut votes = vec![0isize; g.groups];
         // The frame most tiles show (per block, the median over the tile-like pictures):
@@ -435,6 +441,20 @@ fn look(
                 let to_shared = frame_distance(pics[k], t);
                 framed_type[gi] = to_shared <= cfg.tile_frame_exact
                     && to_shared * cfg.blank_frame_ratio < nearest_frame(pics[k], &ground_like);
+            }
+            for (k, &i) in idx.iter().enumerate() {
+                let on = sides(i);
+                if whole_ring.binary_search(&i).is_err() || on.iter().filter(|&&b| b).count() != 1 {
+                    continue;
+                }
+                let to_shared = frame_distance(pics[k], t);
+                if to_shared <= cfg.tile_frame_exact
+                    && to_shared * cfg.blank_frame_ratio < nearest_frame(pics[k], &ground_like)
+                {
+                    for (f, o) in ring_framed.iter_mut().zip(on) {
+                        *f |= o;
+                    }
+                }
             }
         }
     } else {
@@ -589,6 +609,7 @@ fn look(
         framed,
         ground_faced,
         tile_framed,
+        ring_framed,
     }
 }
 
@@ -1151,22 +1172,22 @@ fn locate_and_read(
         cols: rect.cols(),
     };
     let (reading, tally) = read_unjudged(frame, &grid, cfg, Found::InFrame, None)?;
-    let reading = match trimmed_extent(&reading, hints) {
+    let (reading, tally) = match trimmed_extent(&reading, hints) {
         None => {
             judge(&tally, cfg)?;
-            reading
+            (reading, tally)
         }
         Some((rows, cols)) => {
             // Read on the smaller grid, the ring around it is other cells, and the ground
             // learnt there can show more edge lines bare: trimmed again while they do.
             let mut sub = grid.sub(rows, cols);
-            let mut r = read_known(frame, &sub, cfg, Found::InFrame, None)?;
+            let mut r = read_known_tallied(frame, &sub, cfg, Found::InFrame, None)?;
             for _ in 0..cfg.extent_trims {
-                let Some((rows, cols)) = trimmed_extent(&r, hints) else {
+                let Some((rows, cols)) = trimmed_extent(&r.0, hints) else {
                     break;
                 };
                 sub = sub.sub(rows, cols);
-                r = read_known(frame, &sub, cfg, Found::InFrame, None)?;
+                r = read_known_tallied(frame, &sub, cfg, Found::InFrame, None)?;
             }
             r
         }
@@ -1174,20 +1195,78 @@ fn locate_and_read(
     // A lattice at half the tiles' pitch reads each tile as two cells whose pictures stay
     // together; at twice the pitch, on an axis no hint fixes, the cells read whole. Kept
     // when the cells are tile-shaped and read with no more doubt.
-    let reading = match halves::merged(&reading.grid, &reading.board, cfg) {
+    let (reading, tally) = match halves::merged(&reading.grid, &reading.board, cfg) {
         Some(g)
             if (hints.cols.is_none() || g.cols == reading.grid.cols)
                 && (hints.rows.is_none() || g.rows == reading.grid.rows)
                 && super::grid::tile_shaped(g.pitch.0, g.pitch.1) =>
         {
-            match read_known(frame, &g, cfg, Found::InFrame, None) {
-                Ok(whole) if doubt(&whole) <= doubt(&reading) => whole,
-                _ => reading,
+            match read_known_tallied(frame, &g, cfg, Found::InFrame, None) {
+                Ok(whole) if doubt(&whole.0) <= doubt(&reading) => whole,
+                _ => (reading, tally),
             }
         }
-        _ => reading,
+        _ => (reading, tally),
     };
+    let reading = grown_over_framed_lines(frame, reading, tally, hints, cfg);
     Ok(calibrated(frame, reading, cfg))
+}
+
+/// The reading with the lines beside its board taken in where they hold tiles: the
+/// extent is found on the lattice's sheet of whole cells, whose outer ring is the ground
+/// it learns, so a board that runs to within a pitch of the window's side has its first
+/// line on that ring, and a type whose tiles all lie there (a column's last pair) is taken
+/// for ground, a sure reading a line short. A side is tried where a cell of its line
+/// (read as the ring around the board) shows the frame the tiles share
+/// ([`Tally::ring_framed`]) and the line lies inside the window; the grown grid is kept
+/// when it reads with confidence (nothing unsure, every type even), no more doubt, a tile
+/// on the new line, and no type on it with more tiles than the board's widest type (tiles
+/// are dealt a few of a type; a row of the tiles' 3-D sides reads as one type filling the
+/// line), as the live bot grows its locked grid. An axis a hint fixes keeps its lines.
+fn grown_over_framed_lines(
+    frame: &RgbaImage,
+    mut reading: Reading,
+    mut tally: Tally,
+    hints: &Hints,
+    cfg: &ReaderConfig,
+) -> Reading {
+    let (w, h) = frame.dimensions();
+    let widest = reading.board.type_counts().into_values().max().unwrap_or(0);
+    for _ in 0..Side::ALL.len() {
+        let mut grew = false;
+        for (k, side) in Side::ALL.into_iter().enumerate() {
+            let fixed = match side {
+                Side::Top | Side::Bottom => hints.rows.is_some(),
+                Side::Left | Side::Right => hints.cols.is_some(),
+            };
+            if !tally.ring_framed[k] || fixed {
+                continue;
+            }
+            let Some(g) = reading.grid.grown(side, w, h) else {
+                continue;
+            };
+            let Ok((seen, t)) = read_known_tallied(frame, &g, cfg, Found::InFrame, None) else {
+                continue;
+            };
+            let line = reading.grid.new_line(side);
+            let on_grid = (seen.board.rows(), seen.board.cols()) == (g.rows, g.cols);
+            let sure = seen.unsure.is_empty() && seen.board.check_even().is_ok();
+            if on_grid
+                && sure
+                && doubt(&seen) <= doubt(&reading)
+                && line.iter().any(|&p| seen.board.get(p).is_tile())
+                && seen.board.widest_type_on(&line) <= widest
+            {
+                reading = seen;
+                tally = t;
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    reading
 }
 
 /// The board's extent without the edge lines that show none of it, when there are any:
@@ -1315,6 +1394,17 @@ fn read_known(
     found: Found,
     memory: Option<&GroundMemory>,
 ) -> Result<Reading, ReadError> {
+    read_known_tallied(frame, grid, cfg, found, memory).map(|(reading, _)| reading)
+}
+
+/// [`read_known`], with the tally the verdict was given.
+fn read_known_tallied(
+    frame: &RgbaImage,
+    grid: &Grid,
+    cfg: &ReaderConfig,
+    found: Found,
+    memory: Option<&GroundMemory>,
+) -> Result<(Reading, Tally), ReadError> {
     let (reading, tally) = read_unjudged(frame, grid, cfg, found, memory)?;
     let min_tiles = match found {
         Found::InFrame => cfg.min_tiles,
@@ -1337,7 +1427,7 @@ fn read_known(
         Err(ReadError::Animation(_)) if found == Found::Given => {}
         verdict => verdict?,
     }
-    Ok(reading)
+    Ok((reading, tally))
 }
 
 /// The cells of a known grid and what they came to, before the verdict on them.
@@ -1424,6 +1514,7 @@ fn read_unjudged(
         mut framed,
         ground_faced,
         tile_framed,
+        ring_framed,
     } = look(&pics, cols, &ground, &ring_idx, found == Found::Given, cfg);
     // Cells showing the ground remembered for them are ground, whatever they matched.
     if let Some(m) = memory {
@@ -1476,7 +1567,7 @@ fn read_unjudged(
         .zip(&ground_faced)
         .map(|(&f, &g)| f && g)
         .collect();
-    board_from(
+    let (reading, tally) = board_from(
         grid,
         &integral,
         (fw, fh),
@@ -1486,7 +1577,14 @@ fn read_unjudged(
         &framed_ground,
         inside,
         cfg,
-    )
+    )?;
+    Ok((
+        reading,
+        Tally {
+            ring_framed,
+            ..tally
+        },
+    ))
 }
 
 /// Cells inside the board read as ground or as lone pictures that a stipple covers
@@ -2603,6 +2701,7 @@ fn board_from(
             odd,
             rows: grid.rows,
             cols: grid.cols,
+            ring_framed: [false; 4],
         },
     ))
 }
@@ -4158,6 +4257,47 @@ mod cell_tests {
             ground_runs_on(&pics, (rows, cols), &mut seen, &tile_framed, true, &cfg);
             assert_eq!(seen[6], Seen::Lone, "inner {inner:?}");
         }
+    }
+
+    /// A board whose first column lies within a pitch of the window's left edge and holds
+    /// one pair, the rest of the column emptied: the lattice's sheet of whole cells starts
+    /// at that column, whose cells are then the ring the ground is learnt on, and the pair
+    /// read as ground, a sure reading a column short. The pair shows the tiles' frame, so
+    /// the grown grid is tried, and it reads with confidence.
+    #[test]
+    fn a_pair_on_the_line_beside_the_board_is_taken_in() {
+        use crate::render::{render_board, Background, RenderSpec, Theme};
+        let board = Board::from_rows(&[
+            ".ABCDEFG", //
+            ".HIJKLNO", ".PQRSTUV", ".VUTSRQP", "MONLKJIH", "MGFEDCBA",
+        ])
+        .unwrap();
+        // Mahjong tiles (a thick 3-D back, no gap) on a plain ground, the board 14 px from
+        // the window's left edge.
+        let spec = RenderSpec {
+            theme: Theme::Mahjong,
+            cell: (40, 48),
+            gap: 0,
+            origin: Some((14, 70)),
+            canvas: Some((14 + 8 * 40 + 70, 70 + 6 * 48 + 70)),
+            background: Background::Plain,
+            chrome: false,
+            seed: 3,
+            selected: Vec::new(),
+            links: Vec::new(),
+            jpeg_quality: None,
+            scale: 1.0,
+        };
+        let drawn = render_board(&board, &spec);
+        let r =
+            read_board(&drawn.image, &Hints::default(), &ReaderConfig::default()).expect("reads");
+        assert!(
+            board.same_up_to_renaming(&r.board),
+            "read {:?}\n{}",
+            r.grid,
+            r.board
+        );
+        assert!(r.unsure.is_empty(), "{:?}", r.unsure);
     }
 
     /// Tiles whose light face is nearly the light plain ground's colour (235 on 239), with

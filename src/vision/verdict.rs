@@ -31,6 +31,9 @@ pub struct Tally {
     pub rows: usize,
     /// Board columns.
     pub cols: usize,
+    /// Sides (top, bottom, left, right) whose line beside the board holds a cell showing
+    /// the frame the tiles share: a line of the board the extent may have left out.
+    pub ring_framed: [bool; 4],
 }
 
 /// Accepts the board, or says why not.
@@ -1358,6 +1361,7 @@ mod tests {
             odd,
             rows: 6,
             cols: 14,
+            ring_framed: [false; 4],
         }
     }
 
