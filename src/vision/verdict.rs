@@ -776,15 +776,18 @@ pub fn crossing(
         return CrossingVerdict::No;
     }
     let integral = around(frame, &[&first.grid, &other.grid]);
-    // Whether every type in `types` (of the reading picked by `pick`) shows one sprite.
-    let one_sprite = |types: &[u8], pick: fn(&TileOfBoth) -> u8| {
+    // Whether every type in `types` (of the reading picked by `pick`) shows one sprite, its
+    // tiles described on that reading's own lattice (`grid`, where the first's cell (r, c)
+    // is (r - shift.0, c - shift.1)): on the other's lattice a few pixels off, cells take in
+    // their neighbours' edges and no type of the other shows one sprite.
+    let one_sprite = |types: &[u8], pick: fn(&TileOfBoth) -> u8, grid: &Grid, shift: (i64, i64)| {
         types.iter().all(|&t| {
             let cells: Vec<Pos> = both
                 .iter()
                 .filter(|e| pick(e) == t)
-                .map(|e| Pos::new(e.0 .0 as usize, e.0 .1 as usize))
+                .map(|e| Pos::new((e.0 .0 - shift.0) as usize, (e.0 .1 - shift.1) as usize))
                 .collect();
-            let pics = pictures_at(&integral, &first.grid, &cells, cfg);
+            let pics = pictures_at(&integral, grid, &cells, cfg);
             let refs: Vec<&Picture> = pics.iter().collect();
             spanning_tree(&refs, f32::INFINITY)
                 .iter()
@@ -792,8 +795,8 @@ pub fn crossing(
         })
     };
     match (
-        one_sprite(&wide_first, |e| e.1),
-        one_sprite(&wide_other, |e| e.2),
+        one_sprite(&wide_first, |e| e.1, &first.grid, (0, 0)),
+        one_sprite(&wide_other, |e| e.2, &other.grid, (dr, dc)),
     ) {
         (false, true) => CrossingVerdict::Other,
         (true, false) => CrossingVerdict::First,
@@ -1214,6 +1217,24 @@ mod tests {
             CrossingVerdict::Undecided(cells) => assert_eq!(cells.len(), 4),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The crossing reading lies on a lattice a fifth of a cell below the tiles (the same
+    /// lattice by [`aligned_grids`]), and no two tiles of a sprite have the same tile below
+    /// them: each reading's types are judged on its own lattice, where the right one's
+    /// show one sprite; on the shifted lattice neither's would.
+    #[test]
+    fn crossing_types_are_judged_on_each_readings_own_lattice() {
+        let cfg = ReaderConfig::default();
+        let (img, grid) = board_frame(["1234", "3412", "5656"]);
+        let right = reading(grid, "ABCD\nCDAB\nEFEF");
+        let shifted = Grid {
+            origin: (20.0, 32.0),
+            ..grid
+        };
+        let wrong = reading(shifted, "AABC\nCBAA\nEFEF");
+        assert_eq!(crossing(&wrong, &right, &img, &cfg), CrossingVerdict::Other);
+        assert_eq!(crossing(&right, &wrong, &img, &cfg), CrossingVerdict::First);
     }
 
     #[test]
