@@ -380,21 +380,23 @@ fn look(
         // The frame most tiles show (per block, the median over the tile-like pictures):
         // one sprite's border where the game draws one.
         let shared = common_frame(tile_like.iter().copied());
+        // On a given grid the ring lies wholly off the board, so a plain group reaching it
+        // is the ground there: a blank face is told from ground by its frame alone, and
+        // beside a board a tile's own side or shadow can give a stretch of ground a tile's
+        // frame. On a grid found in the frame the ring can still hold a line of the board
+        // not yet in the extent (a quarter of a group may lie on it).
+        let off_board = |gi: usize| {
+            if given {
+                on_ring[gi] > 0
+            } else {
+                on_ring[gi] * 4 > size[gi].max(4)
+            }
+        };
         for (k, _) in idx.iter().enumerate() {
             let gi = g.group[k];
             let plain = flat[gi] * 2 > size[gi] || mostly_ground[gi] * 2 > size[gi];
             let grounded_only = !plain && grounded[gi] * 2 > size[gi];
-            // On a given grid the ring lies wholly off the board, so a plain group reaching
-            // it is the ground there: a blank face is told from ground by its frame alone,
-            // and beside a board a tile's own side or shadow can give a stretch of ground a
-            // tile's frame. On a grid found in the frame the ring can still hold a line of
-            // the board not yet in the extent (a quarter of a group may lie on it).
-            let off_board = if given {
-                on_ring[gi] > 0
-            } else {
-                on_ring[gi] * 4 > size[gi].max(4)
-            };
-            if size[gi] < 2 || !(plain || grounded_only) || off_board {
+            if size[gi] < 2 || !(plain || grounded_only) || off_board(gi) {
                 continue;
             }
             // A group of the ground's colour and texture that is neither flat nor mostly
@@ -428,29 +430,22 @@ fn look(
         // Emptied cells that pair (the same neighbour's 3-D side along one edge) do not
         // show the tiles' frame (measured in [`ReaderConfig::tile_frame_exact`]).
         if let Some(t) = shared.as_ref() {
+            // The picture shows the tiles' shared frame, as `sure_tile` asks above.
+            let shows_tile_frame = |p: &Picture| {
+                let to_shared = frame_distance(p, t);
+                to_shared <= cfg.tile_frame_exact
+                    && to_shared * cfg.blank_frame_ratio < nearest_frame(p, &ground_like)
+            };
             for (k, _) in idx.iter().enumerate() {
                 let gi = g.group[k];
-                let off_board = if given {
-                    on_ring[gi] > 0
-                } else {
-                    on_ring[gi] * 4 > size[gi].max(4)
-                };
-                if framed_type[gi] || size[gi] < 2 || off_board {
-                    continue;
+                if !framed_type[gi] && size[gi] >= 2 && !off_board(gi) {
+                    framed_type[gi] = shows_tile_frame(pics[k]);
                 }
-                let to_shared = frame_distance(pics[k], t);
-                framed_type[gi] = to_shared <= cfg.tile_frame_exact
-                    && to_shared * cfg.blank_frame_ratio < nearest_frame(pics[k], &ground_like);
             }
             for (k, &i) in idx.iter().enumerate() {
                 let on = sides(i);
-                if whole_ring.binary_search(&i).is_err() || on.iter().filter(|&&b| b).count() != 1 {
-                    continue;
-                }
-                let to_shared = frame_distance(pics[k], t);
-                if to_shared <= cfg.tile_frame_exact
-                    && to_shared * cfg.blank_frame_ratio < nearest_frame(pics[k], &ground_like)
-                {
+                let side_cell = on.iter().filter(|&&b| b).count() == 1;
+                if side_cell && whole_ring.binary_search(&i).is_ok() && shows_tile_frame(pics[k]) {
                     for (f, o) in ring_framed.iter_mut().zip(on) {
                         *f |= o;
                     }
@@ -1250,9 +1245,8 @@ fn grown_over_framed_lines(
             };
             let line = reading.grid.new_line(side);
             let on_grid = (seen.board.rows(), seen.board.cols()) == (g.rows, g.cols);
-            let sure = seen.unsure.is_empty() && seen.board.check_even().is_ok();
             if on_grid
-                && sure
+                && super::is_sure(&seen)
                 && doubt(&seen) <= doubt(&reading)
                 && line.iter().any(|&p| seen.board.get(p).is_tile())
                 && seen.board.widest_type_on(&line) <= widest
