@@ -1,0 +1,182 @@
+//! The lattice's sheet: every whole cell of a lattice inside the window, described, and the
+//! ground learnt from the sheet's outer ring (the cells around any board the window holds).
+
+use super::super::config::ReaderConfig;
+use super::super::lattice::Axis;
+use super::super::pictures::{describe, Picture};
+use super::super::pixels::{colour_dist, Integral};
+
+/// Every whole lattice cell inside a window, described.
+#[derive(Clone)]
+pub(super) struct Sheet {
+    pub(super) x: Axis,
+    pub(super) y: Axis,
+    /// Lattice index of the sheet's first column and row.
+    pub(super) kx: i64,
+    pub(super) ky: i64,
+    pub(super) rows: usize,
+    pub(super) cols: usize,
+    pub(super) pics: Vec<Option<Picture>>,
+}
+
+impl Sheet {
+    pub(super) fn rect(&self, r: usize, c: usize) -> (f32, f32, f32, f32) {
+        self.rect_on(&self.x, &self.y, r, c)
+    }
+
+    /// The rectangle of the sheet's cell (r, c) on lattice (x, y) instead of its own.
+    pub(super) fn rect_on(&self, x: &Axis, y: &Axis, r: usize, c: usize) -> (f32, f32, f32, f32) {
+        (
+            x.phase + (self.kx + c as i64) as f32 * x.pitch,
+            y.phase + (self.ky + r as i64) as f32 * y.pitch,
+            x.pitch,
+            y.pitch,
+        )
+    }
+
+    /// The sheet of every cell of lattice (x, y) wholly inside `window`.
+    pub(super) fn new(
+        integral: &Integral,
+        x: Axis,
+        y: Axis,
+        window: (u32, u32, u32, u32),
+        cfg: &ReaderConfig,
+    ) -> Sheet {
+        let first = |a: &Axis, lo: u32| ((lo as f32 - a.phase) / a.pitch).ceil() as i64;
+        let last =
+            |a: &Axis, lo: u32, len: u32| (((lo + len) as f32 - a.phase) / a.pitch).floor() as i64;
+        let kx = first(&x, window.0);
+        let ky = first(&y, window.1);
+        let cols = (last(&x, window.0, window.2) - kx).max(0) as usize;
+        let rows = (last(&y, window.1, window.3) - ky).max(0) as usize;
+        let mut s = Sheet {
+            x,
+            y,
+            kx,
+            ky,
+            rows,
+            cols,
+            pics: Vec::new(),
+        };
+        s.pics = (0..rows * cols)
+            .map(|i| describe(integral, s.rect(i / cols, i % cols), cfg))
+            .collect();
+        s
+    }
+}
+
+/// What the ground looks like: the commonest cell colour on the window's outer ring, with
+/// the spread of colour and texture its cells show.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Ground {
+    pub(super) colour: [f32; 3],
+    pub(super) colour_tol: f32,
+    pub(super) spread_max: f32,
+}
+
+impl Ground {
+    pub(super) fn from_cells(pics: &[&Picture], cfg: &ReaderConfig) -> Option<Ground> {
+        // The colour with the most ring cells within the tolerance of it.
+        let tol = cfg.ground_margin * 2.0;
+        let centre = pics.iter().max_by_key(|p| {
+            pics.iter()
+                .filter(|q| colour_dist(p.mean, q.mean) <= tol)
+                .count()
+        })?;
+        let near: Vec<&&Picture> = pics
+            .iter()
+            .filter(|q| colour_dist(centre.mean, q.mean) <= tol)
+            .collect();
+        let mut colour = [0f32; 3];
+        for p in &near {
+            for (c, m) in colour.iter_mut().zip(p.mean) {
+                *c += m / near.len() as f32;
+            }
+        }
+        // Three quarters of the ring's ground cells, so chrome that happens to share the
+        // ground's mean colour (text on it) does not widen the model.
+        let quartile = |mut v: Vec<f32>| {
+            v.sort_by(|a, b| a.total_cmp(b));
+            v[(v.len() * 3 / 4).min(v.len() - 1)]
+        };
+        let colour_tol = quartile(near.iter().map(|p| colour_dist(colour, p.mean)).collect());
+        let spread_max = quartile(near.iter().map(|p| p.spread).collect());
+        Some(Ground {
+            colour,
+            colour_tol,
+            spread_max,
+        })
+    }
+
+    /// Whether most of a picture's blocks show the ground's colour, lit or in shadow (a cell
+    /// of ground with a neighbour's 3-D side along one edge and its soft drop shadow over
+    /// more).
+    pub(super) fn covers_most(&self, p: &Picture, cfg: &ReaderConfig) -> bool {
+        let n = p.blocks.len() / 3;
+        let near = p
+            .blocks
+            .chunks_exact(3)
+            .filter(|b| self.shows([b[0], b[1], b[2]], cfg))
+            .count();
+        n > 0 && near as f32 >= cfg.ground_share * n as f32
+    }
+
+    /// Whether a block's colour is the ground's, or the ground's darkened by a shadow: a
+    /// shadow scales the ground's colour down, down to [`ReaderConfig::shadow_min`] of it,
+    /// and keeps its hue.
+    pub(super) fn shows(&self, b: [f32; 3], cfg: &ReaderConfig) -> bool {
+        let g = self.colour;
+        let gg: f32 = g.iter().map(|v| v * v).sum();
+        let k = if gg > 0.0 {
+            (b.iter().zip(g).map(|(x, y)| x * y).sum::<f32>() / gg).clamp(cfg.shadow_min, 1.0)
+        } else {
+            1.0
+        };
+        colour_dist([g[0] * k, g[1] * k, g[2] * k], b) <= self.colour_tol + cfg.ground_margin
+    }
+
+    pub(super) fn holds(&self, p: &Picture, cfg: &ReaderConfig) -> bool {
+        colour_dist(self.colour, p.mean) <= self.colour_tol + cfg.ground_margin
+            && p.spread <= self.spread_max + cfg.ground_margin
+    }
+}
+
+/// The ground learnt from a sheet's outer ring.
+pub(super) fn ring_ground(sheet: &Sheet, cfg: &ReaderConfig) -> Option<Ground> {
+    let pics: Vec<&Picture> = ring_pictures(sheet).collect();
+    Ground::from_cells(&pics, cfg)
+}
+
+/// The described cells of a sheet's outer ring.
+pub(super) fn ring_pictures(sheet: &Sheet) -> impl Iterator<Item = &Picture> {
+    ring(sheet.rows, sheet.cols)
+        .into_iter()
+        .filter_map(|i| sheet.pics[i].as_ref())
+}
+
+/// The ground learnt from the calm cells of a sheet's outer ring (spread under
+/// [`ReaderConfig::busy_ground_spread`]), `None` with fewer than four: on a lattice off the
+/// tiles' phase around a board that fills the window, the ring lies half on tiles, and
+/// light tile faces can share a light ground's mean colour within the ground's tolerance
+/// (only their spread sets them apart).
+pub(super) fn calm_ring_ground(sheet: &Sheet, cfg: &ReaderConfig) -> Option<Ground> {
+    let pics: Vec<&Picture> = ring_pictures(sheet)
+        .filter(|p| p.spread < cfg.busy_ground_spread)
+        .collect();
+    (pics.len() >= 4)
+        .then(|| Ground::from_cells(&pics, cfg))
+        .flatten()
+}
+
+/// The outer ring of a `rows × cols` sheet, as indices.
+pub(super) fn ring(rows: usize, cols: usize) -> Vec<usize> {
+    (0..rows * cols)
+        .filter(|&i| ring_sides(rows, cols, i).contains(&true))
+        .collect()
+}
+
+/// Which sides of a `rows × cols` sheet's ring cell `i` lies on: top, bottom, left, right.
+pub(super) fn ring_sides(rows: usize, cols: usize, i: usize) -> [bool; 4] {
+    let (r, c) = (i / cols, i % cols);
+    [r == 0, r + 1 == rows, c == 0, c + 1 == cols]
+}
