@@ -2,11 +2,11 @@
 //! and pitch each cell holds one sprite whole and its twin anywhere on the board matches
 //! it; shifted or stretched, cells hold parts of two tiles and twins part.
 
-use super::super::config::ReaderConfig;
-use super::super::lattice::Axis;
-use super::super::pictures::{describe_face, nearest_distances, Picture};
-use super::super::pixels::Integral;
 use super::sheet::{Ground, Sheet};
+use crate::vision::config::ReaderConfig;
+use crate::vision::lattice::Axis;
+use crate::vision::pictures::{describe_face, nearest_distances, Picture};
+use crate::vision::pixels::Integral;
 
 /// The median nearest-twin distance of a sample of cells for the lattice shifted by
 /// (dx, dy): at the tiles' own phase each cell holds one sprite whole and its twin matches

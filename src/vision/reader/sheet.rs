@@ -1,10 +1,10 @@
 //! The lattice's sheet: every whole cell of a lattice inside the window, described, and the
 //! ground learnt from the sheet's outer ring (the cells around any board the window holds).
 
-use super::super::config::ReaderConfig;
-use super::super::lattice::Axis;
-use super::super::pictures::{describe, Picture};
-use super::super::pixels::{colour_dist, Integral};
+use crate::vision::config::ReaderConfig;
+use crate::vision::lattice::Axis;
+use crate::vision::pictures::{describe, Picture};
+use crate::vision::pixels::{colour_dist, Integral};
 
 /// Every whole lattice cell inside a window, described.
 #[derive(Clone)]

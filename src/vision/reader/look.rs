@@ -1,0 +1,465 @@
+//! What each cell of a sheet shows: ground, a picture that pairs with others (with its
+//! group), or a lone picture; and which cells are tiles by the frame every tile of the set
+//! shares (blank faces, faces mostly of the ground's colour).
+
+use super::sheet::{ring_sides, Ground};
+use crate::vision::config::ReaderConfig;
+use crate::vision::pictures::{
+    common_frame, frame_contrast, frame_distance, group, shape_of, shapes_apart, Picture,
+};
+use crate::vision::pixels::colour_dist;
+
+/// One cell of a sheet, as the stages see it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Seen {
+    Ground,
+    /// In a group of two or more alike pictures.
+    Paired(usize),
+    /// A picture alike to no other.
+    Lone,
+}
+
+/// Reads every described cell (`cells` in sheet order, `ring_idx` the sheet's outer ring):
+/// ground, paired (with its group) or lone.
+pub(super) fn see(
+    cells: &[Option<Picture>],
+    cols: usize,
+    ground: &Ground,
+    ring_idx: &[usize],
+    cfg: &ReaderConfig,
+) -> Vec<Seen> {
+    look(cells, cols, ground, ring_idx, false, cfg).seen
+}
+
+/// What [`look`] saw.
+pub(super) struct Sight {
+    /// Each cell, as [`see`] gives it.
+    pub(super) seen: Vec<Seen>,
+    /// Cells whose face reads as ground but whose frame is the tiles' frame: blank faces,
+    /// tiles by their frame alone.
+    pub(super) framed: Vec<bool>,
+    /// Cells of a group whose pictures mostly show the ground's colour, lit or in shadow
+    /// ([`Ground::covers_most`]).
+    pub(super) ground_faced: Vec<bool>,
+    /// Cells of a group on the board one of whose members shows the frame the tiles share,
+    /// to within [`ReaderConfig::tile_frame_exact`] and [`ReaderConfig::blank_frame_ratio`]
+    /// times nearer it than the ground's: tiles, however much of their faces shows the
+    /// ground's colour, whether the group is plain (blank faces) or pictured (a few symbols
+    /// on a light face on a light ground).
+    pub(super) tile_framed: Vec<bool>,
+    /// Sides of the sheet (top, bottom, left, right) whose ring holds a cell, not a
+    /// corner, that shows the frame the tiles share as [`Sight::tile_framed`] does: a
+    /// line of the board the extent may have left out.
+    pub(super) ring_framed: [bool; 4],
+}
+
+/// [`see`], and which cells were found tiles by their frames; `given` when the grid is the
+/// caller's (its ring is off the board) rather than found in the frame.
+pub(super) fn look(
+    cells: &[Option<Picture>],
+    cols: usize,
+    ground: &Ground,
+    ring_idx: &[usize],
+    given: bool,
+    cfg: &ReaderConfig,
+) -> Sight {
+    let idx: Vec<usize> = (0..cells.len()).filter(|&i| cells[i].is_some()).collect();
+    let pics: Vec<&Picture> = idx.iter().map(|&i| cells[i].as_ref().unwrap()).collect();
+    let g = group(&pics, cfg);
+    let mut size = vec![0usize; g.groups];
+    let mut grounded = vec![0usize; g.groups];
+    let mut on_ring = vec![0usize; g.groups];
+    let mut flat = vec![0usize; g.groups];
+    let mut mostly_ground = vec![0usize; g.groups];
+    for (k, &i) in idx.iter().enumerate() {
+        size[g.group[k]] += 1;
+        flat[g.group[k]] += (pics[k].spread <= cfg.flat_spread) as usize;
+        grounded[g.group[k]] += ground.holds(pics[k], cfg) as usize;
+        mostly_ground[g.group[k]] += ground.covers_most(pics[k], cfg) as usize;
+        on_ring[g.group[k]] += ring_idx.binary_search(&i).is_ok() as usize;
+    }
+    // A board can run flush with the window on a side (a small board scaled to the
+    // window's width): that side of the ring then holds tiles, whose twins lie inside.
+    // A side counts as ring only when most of its cells show the ground or are flat (a
+    // gradient ground; a tile face carries a symbol or a frame), have no twin,
+    // pair only with other ring cells (chrome, a ground that repeats), or belong to a
+    // crowded group (a line of tiles' 3-D sides, a patterned ground): tile types come a
+    // few at a time ([`ReaderConfig::obstacle_crowd`] times the median group).
+    let mut sizes: Vec<usize> = size.iter().copied().filter(|&n| n >= 2).collect();
+    sizes.sort_unstable();
+    let median = sizes.get(sizes.len() / 2).copied().unwrap_or(0);
+    let around: Vec<bool> = idx
+        .iter()
+        .enumerate()
+        .map(|(k, _)| {
+            let gi = g.group[k];
+            ground.holds(pics[k], cfg)
+                || pics[k].spread <= cfg.flat_spread
+                || size[gi] < 2
+                || on_ring[gi] == size[gi]
+                || size[gi] as f32 >= cfg.obstacle_crowd * median as f32
+        })
+        .collect();
+    // A crowd, as the types stage counts one: far more alike pictures than a tile type holds.
+    let crowd = crowd_floor(&sizes, cfg);
+    let crowded = |gi: usize| size[gi] >= crowd;
+    let rows = cells.len() / cols.max(1);
+    let sides = |i: usize| ring_sides(rows, cols, i);
+    let mut side_votes = [(0usize, 0usize); 4];
+    for (k, &i) in idx.iter().enumerate() {
+        if ring_idx.binary_search(&i).is_ok() {
+            for (v, on) in side_votes.iter_mut().zip(sides(i)) {
+                if on {
+                    v.0 += around[k] as usize;
+                    v.1 += 1;
+                }
+            }
+        }
+    }
+    let quiet = side_votes.map(|(ok, n)| ok * 2 >= n);
+    let whole_ring = ring_idx;
+    let ring_idx: Vec<usize> = ring_idx
+        .iter()
+        .copied()
+        .filter(|&i| sides(i).iter().zip(quiet).any(|(&on, q)| on && q))
+        .collect();
+    let ring_idx = &ring_idx[..];
+    let mut on_ring = vec![0usize; g.groups];
+    for (k, &i) in idx.iter().enumerate() {
+        on_ring[g.group[k]] += ring_idx.binary_search(&i).is_ok() as usize;
+    }
+    // Groups of flat pictures that are neither ground-coloured nor on the ring: blank faces
+    // (a tile set's blank tile) or stretches of a gradient ground. Their frames decide: a
+    // blank tile's frame matches the frame every paired tile shows, a ground cell's does not.
+    let tile_like: Vec<&Picture> = idx
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| {
+            let gi = g.group[k];
+            size[gi] >= 2
+                && flat[gi] * 2 <= size[gi]
+                && mostly_ground[gi] * 2 <= size[gi]
+                && grounded[gi] * 2 <= size[gi]
+                && on_ring[gi] * 4 <= size[gi].max(4)
+        })
+        .map(|(k, _)| pics[k])
+        .collect();
+    // At most 40 of them, spread over all: a late game's few tiles may be the two a
+    // selection frames and a link line crosses, whose frames are no other tile's.
+    let step = tile_like.len().div_ceil(40).max(1);
+    let tile_like: Vec<&Picture> = tile_like.into_iter().step_by(step).collect();
+    let ground_like: Vec<&Picture> = idx
+        .iter()
+        .enumerate()
+        .filter(|&(k, &i)| ring_idx.binary_search(&i).is_ok() && ground.holds(pics[k], cfg))
+        .map(|(k, _)| pics[k])
+        .take(40)
+        .collect();
+    let mut blank = vec![false; g.groups];
+    let mut sure_tile = vec![false; g.groups];
+    // Groups one of whose members shows the frame the tiles share ([`Sight::tile_framed`]).
+    let mut framed_type = vec![false; g.groups];
+    let mut ring_framed = [false; 4];
+    if !tile_like.is_empty() {
+        let mut votes = vec![0isize; g.groups];
+        // The frame most tiles show (per block, the median over the tile-like pictures):
+        // one sprite's border where the game draws one.
+        let shared = common_frame(tile_like.iter().copied());
+        // On a given grid the ring lies wholly off the board, so a plain group reaching it
+        // is the ground there: a blank face is told from ground by its frame alone, and
+        // beside a board a tile's own side or shadow can give a stretch of ground a tile's
+        // frame. On a grid found in the frame the ring can still hold a line of the board
+        // not yet in the extent (a quarter of a group may lie on it).
+        let off_board = |gi: usize| {
+            if given {
+                on_ring[gi] > 0
+            } else {
+                on_ring[gi] * 4 > size[gi].max(4)
+            }
+        };
+        for (k, _) in idx.iter().enumerate() {
+            let gi = g.group[k];
+            let plain = flat[gi] * 2 > size[gi] || mostly_ground[gi] * 2 > size[gi];
+            let grounded_only = !plain && grounded[gi] * 2 > size[gi];
+            if size[gi] < 2 || !(plain || grounded_only) || off_board(gi) {
+                continue;
+            }
+            // A group of the ground's colour and texture that is neither flat nor mostly
+            // ground (faint faces on a textured ground, or emptied cells with a
+            // neighbour's side) must have the tiles' frame by a wide margin.
+            let ratio = if grounded_only {
+                cfg.blank_frame_ratio
+            } else {
+                1.0
+            };
+            let to_tiles = nearest_frame(pics[k], &tile_like);
+            let to_ground = nearest_frame(pics[k], &ground_like);
+            votes[gi] += if to_tiles * ratio < to_ground { 1 } else { -1 };
+            // A frame that is the frame the tiles share, to within what tells sprites apart,
+            // is a tile's: its partners are of its type whatever their frames show (a
+            // selected tile's tint reaches its frame, and a pair of one selected and one
+            // not ties).
+            let to_shared = shared
+                .as_ref()
+                .map_or(f32::INFINITY, |t| frame_distance(pics[k], t));
+            sure_tile[gi] |=
+                to_shared <= cfg.tile_frame_exact && to_shared * cfg.blank_frame_ratio < to_ground;
+        }
+        for gi in 0..g.groups {
+            blank[gi] = votes[gi] > 0 || sure_tile[gi];
+            framed_type[gi] = sure_tile[gi];
+        }
+        // Pictured groups too: a tile whose face is mostly the ground's colour, lit or in
+        // shadow (a few symbols on a light face on a light plain ground), can show no seam
+        // against an emptied cell beside it, and the ground must not run on into it.
+        // Emptied cells that pair (the same neighbour's 3-D side along one edge) do not
+        // show the tiles' frame (measured in [`ReaderConfig::tile_frame_exact`]).
+        if let Some(t) = shared.as_ref() {
+            // The picture shows the tiles' shared frame, as `sure_tile` asks above.
+            let shows_tile_frame = |p: &Picture| {
+                let to_shared = frame_distance(p, t);
+                to_shared <= cfg.tile_frame_exact
+                    && to_shared * cfg.blank_frame_ratio < nearest_frame(p, &ground_like)
+            };
+            for (k, _) in idx.iter().enumerate() {
+                let gi = g.group[k];
+                if !framed_type[gi] && size[gi] >= 2 && !off_board(gi) {
+                    framed_type[gi] = shows_tile_frame(pics[k]);
+                }
+            }
+            for (k, &i) in idx.iter().enumerate() {
+                let on = sides(i);
+                let side_cell = on.iter().filter(|&&b| b).count() == 1;
+                if side_cell && whole_ring.binary_search(&i).is_ok() && shows_tile_frame(pics[k]) {
+                    for (f, o) in ring_framed.iter_mut().zip(on) {
+                        *f |= o;
+                    }
+                }
+            }
+        }
+    } else {
+        // No pictured tile left to compare frames with (a game's last pair can be two blank
+        // faces): a flat group off the ground's colour whose cells' rings stand out from
+        // their faces (a tile's border, bevel and 3-D side) is a blank pair; a stretch of
+        // gradient ground runs on to the cell's edge unchanged.
+        let mut framed = vec![0usize; g.groups];
+        for (k, _) in idx.iter().enumerate() {
+            framed[g.group[k]] += (frame_contrast(pics[k]) > cfg.ground_margin) as usize;
+        }
+        for gi in 0..g.groups {
+            blank[gi] = size[gi] >= 2
+                && flat[gi] * 2 > size[gi]
+                && grounded[gi] * 2 <= size[gi]
+                && on_ring[gi] * 4 <= size[gi].max(4)
+                && framed[gi] * 2 > size[gi];
+        }
+    }
+    let mut seen = vec![Seen::Ground; cells.len()];
+    let mut framed = vec![false; cells.len()];
+    let mut ground_faced = vec![false; cells.len()];
+    let mut tile_framed = vec![false; cells.len()];
+    for (k, &i) in idx.iter().enumerate() {
+        let gi = g.group[k];
+        // A group of ground cells, or one that reaches the window's edge in numbers (a
+        // plain ground is one picture everywhere around the board), or a crowd that
+        // reaches it at all: tiles and obstacles lie on the board, inside the ground, and a
+        // wide margin of patterned ground can hold ten cells for each one on the window's
+        // edge (a small board in a window whose ring is mostly toolbar and status bar,
+        // the ground showing only on its left and right sides).
+        // Flat pictures that pair are stretches of ground too (a gradient ground pairs
+        // neighbouring empty cells): a tile face always carries a symbol or a frame.
+        // Mostly-ground pictures that pair (two tiles' drop shadows on the ground beside
+        // them) are ground unless their frames are the tiles' frames.
+        let mostly = mostly_ground[gi] * 2 > size[gi] && !tile_like.is_empty();
+        let ground_group = on_ring[gi] * 4 > size[gi].max(4)
+            || (on_ring[gi] > 0 && crowded(gi))
+            || ((grounded[gi] * 2 > size[gi] || flat[gi] * 2 > size[gi] || mostly) && !blank[gi]);
+        // A lone flat picture on the ring whose border runs on unchanged from its face
+        // carries neither symbol nor frame: ground of a gradient (a vignette darkens a
+        // textured ground from the middle outwards, so no two of its ring cells alike, and
+        // the ring's commonest colour can be the window's toolbar).
+        let bare_ring = ring_idx.binary_search(&i).is_ok()
+            && pics[k].spread <= cfg.flat_spread
+            && frame_contrast(pics[k]) <= cfg.ground_margin;
+        framed[i] = blank[gi];
+        ground_faced[i] = mostly_ground[gi] * 2 > size[gi];
+        tile_framed[i] = framed_type[gi];
+        seen[i] = if size[gi] >= 2 && !ground_group {
+            Seen::Paired(gi)
+        } else if size[gi] >= 2 || ground.holds(pics[k], cfg) || bare_ring {
+            Seen::Ground
+        } else {
+            Seen::Lone
+        };
+    }
+    // A cell read as ground inside the window whose frame stands out from its own face and
+    // is the tiles' frame far more than the ground's is a blank face in the ground's own
+    // colour: its inner part matched the ground, only the border, bevel and 3-D side show a
+    // tile (a cell of ground, even on a gradient, runs on to its edge unchanged). Each such
+    // face keeps the picture group it was found in, numbered past the others: a tile set
+    // can hold more than one face that reads as ground (a blank face, and a face whose
+    // flat symbol is drawn in the ground's colour), and two sprites are never one type.
+    if !tile_like.is_empty() && !ground_like.is_empty() {
+        // The frame the tiles share, as in the votes above: on a light ground whose every
+        // tile group is mostly the ground's colour, few tile-like pictures are left and the
+        // nearest of them can lie further from a blank face than the shared frame does.
+        let shared = common_frame(tile_like.iter().copied());
+        let blanks: Vec<(usize, usize)> = idx
+            .iter()
+            .enumerate()
+            .filter(|&(k, &i)| {
+                if seen[i] != Seen::Ground
+                    || ring_idx.binary_search(&i).is_ok()
+                    || frame_contrast(pics[k]) <= cfg.ground_margin
+                {
+                    return false;
+                }
+                let to_ground = nearest_frame(pics[k], &ground_like);
+                let to_shared = shared
+                    .as_ref()
+                    .map_or(f32::INFINITY, |t| frame_distance(pics[k], t));
+                nearest_frame(pics[k], &tile_like) * cfg.blank_frame_ratio < to_ground
+                    || (to_shared <= cfg.tile_frame_exact
+                        && to_shared * cfg.blank_shared_ratio < to_ground)
+            })
+            .map(|(k, &i)| (i, g.group[k]))
+            .collect();
+        if blanks.len() >= 2 {
+            for (i, gi) in blanks {
+                seen[i] = Seen::Paired(g.groups + gi);
+                framed[i] = true;
+            }
+        }
+    }
+    // A lone picture is ground when, by mean colour and texture, it is nearer the ground
+    // cells on the ring than any paired picture (a textured ground never pairs with
+    // itself, and the cells a game empties carry its tiles' shadows, so they pass no fixed
+    // ground test, but they stay nearer the ground than the tiles). Only when some
+    // pictures pair: with none to compare (a game's last pair, one of it tinted by a
+    // selection) every picture is nearer the ground than any tile, and the test would
+    // empty the board; [`settle_ground`] still grounds a lone picture that lies among the
+    // ground cells.
+    let feature_gap =
+        |a: &Picture, b: &Picture| colour_dist(a.mean, b.mean) + (a.spread - b.spread).abs();
+    let refs: Vec<(&Picture, bool)> = idx
+        .iter()
+        .enumerate()
+        .filter_map(|(k, &i)| match seen[i] {
+            Seen::Ground if ring_idx.binary_search(&i).is_ok() => Some((pics[k], true)),
+            Seen::Paired(_) => Some((pics[k], false)),
+            _ => None,
+        })
+        .collect();
+    // (The types' shapes are taken once, on first need.)
+    let mut shapes = None;
+    // A picture alone in its group that matched the ground by mean colour and texture
+    // alone, its blocks not showing the ground, is a tile when it holds a type's shape: a
+    // tile the game tints (a selection) can take on the mean colour of one stretch of a
+    // textured ground, whose cells each hold none of the types' shapes.
+    for (k, &i) in idx.iter().enumerate() {
+        if size[g.group[k]] == 1
+            && seen[i] == Seen::Ground
+            && ring_idx.binary_search(&i).is_err()
+            && !ground.covers_most(pics[k], cfg)
+        {
+            let shapes = shapes.get_or_insert_with(|| type_shapes(cells, &seen));
+            if holds_a_shape(pics[k], shapes, cfg) {
+                seen[i] = Seen::Lone;
+            }
+        }
+    }
+    if refs.iter().any(|r| r.1) && refs.iter().any(|r| !r.1) {
+        for (k, &i) in idx.iter().enumerate() {
+            if seen[i] != Seen::Lone {
+                continue;
+            }
+            let nearest = refs
+                .iter()
+                .min_by(|a, b| feature_gap(pics[k], a.0).total_cmp(&feature_gap(pics[k], b.0)));
+            if nearest.is_some_and(|r| r.1) {
+                let shapes = shapes.get_or_insert_with(|| type_shapes(cells, &seen));
+                if !holds_a_shape(pics[k], shapes, cfg) {
+                    seen[i] = Seen::Ground;
+                }
+            }
+        }
+    }
+    Sight {
+        seen,
+        framed,
+        ground_faced,
+        tile_framed,
+        ring_framed,
+    }
+}
+
+/// The frame distance ([`frame_distance`]) from `p` to the nearest of `refs`; infinite
+/// when there are none.
+pub(super) fn nearest_frame(p: &Picture, refs: &[&Picture]) -> f32 {
+    refs.iter()
+        .map(|q| frame_distance(p, q))
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// The shapes a tile may hold ([`shape_of`]): the pictures of each paired group. (Not lone
+/// pictures: two emptied cells with alike shadows hold each other's shape as well as two
+/// tiles do.)
+pub(super) fn type_shapes(
+    cells: &[Option<Picture>],
+    seen: &[Seen],
+) -> std::collections::BTreeMap<usize, Vec<Vec<f32>>> {
+    let mut by_group: std::collections::BTreeMap<usize, Vec<Vec<f32>>> = Default::default();
+    for (cell, s) in cells.iter().zip(seen) {
+        if let (Some(p), Seen::Paired(gi)) = (cell, s) {
+            by_group.entry(*gi).or_default().push(shape_of(p));
+        }
+    }
+    by_group
+}
+
+/// Whether picture `p` holds one type's shape ([`shape_distance`], tint taken out)
+/// [`ReaderConfig::shape_join_ratio`] times nearer than any other type's: a tile the game
+/// tints (a selection can tint a light face towards the ground's colour) keeps its
+/// sprite's shape, which no cell of ground shares.
+pub(super) fn holds_a_shape(
+    p: &Picture,
+    shapes: &std::collections::BTreeMap<usize, Vec<Vec<f32>>>,
+    cfg: &ReaderConfig,
+) -> bool {
+    let own = shape_of(p);
+    let mut ranked: Vec<f32> = shapes
+        .values()
+        .map(|m| {
+            m.iter()
+                .map(|q| shapes_apart(&own, q))
+                .fold(f32::INFINITY, f32::min)
+        })
+        .collect();
+    ranked.sort_by(|a, b| a.total_cmp(b));
+    matches!(ranked[..], [d1, d2, ..] if d1 * cfg.shape_join_ratio < d2)
+}
+
+/// The smallest size of a crowd among groups of the `sizes` given (`usize::MAX` when none
+/// is): far more alike pictures than a tile type holds. A crowd holds at least
+/// [`ReaderConfig::obstacle_min_count`] pictures and [`ReaderConfig::obstacle_crowd`] times
+/// the median group, and stands above the first drop, from the largest group down, of that
+/// same ratio: a game deals its types alike, so their counts run down without such a jump
+/// however far a game has gone (a late KShisen game on its 26x14 board holds types of
+/// 12, 12, 10, 8, ... over a median of 4), while stones, a patterned ground or a row of
+/// tiles' 3-D sides stand far above every type.
+pub(super) fn crowd_floor(sizes: &[usize], cfg: &ReaderConfig) -> usize {
+    let mut sorted: Vec<usize> = sizes.to_vec();
+    sorted.sort_unstable();
+    let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0);
+    let drop = sorted
+        .windows(2)
+        .rev()
+        .find(|w| w[1] as f32 >= cfg.obstacle_crowd * w[0] as f32)
+        .map(|w| w[1]);
+    match drop {
+        Some(d) => d
+            .max(cfg.obstacle_min_count)
+            .max((cfg.obstacle_crowd * median as f32).ceil() as usize),
+        None => usize::MAX,
+    }
+}
