@@ -421,6 +421,8 @@ pub(super) fn type_shapes(
 /// [`ReaderConfig::shape_join_ratio`] times nearer than any other type's: a tile the game
 /// tints (a selection can tint a light face towards the ground's colour) keeps its
 /// sprite's shape, which no cell of ground shares.
+///
+/// [`shape_distance`]: crate::vision::pictures::shape_distance
 pub(super) fn holds_a_shape(
     p: &Picture,
     shapes: &std::collections::BTreeMap<usize, Vec<Vec<f32>>>,
