@@ -267,6 +267,16 @@ pub struct ReaderConfig {
     /// a photo ground beside a board, paired as its leaves and berries, read as ground only
     /// once the first trim had moved the ring).
     pub extent_trims: usize,
+    /// Share of the lattice sheet's paired pictures a found board must hold, more than
+    /// this: a board is where the frame's tiles lie, and where most pictures that pair lie
+    /// outside the extent found, the lattice is not the tiles' (a third of their pitch, whose
+    /// cells pair as parts of one sprite all over the frame) or the extent is not the board.
+    /// Measured with the stage reader on the rendered fixtures 0..400, fixtures/kshisen and
+    /// /xshisen, llk-real, heldout33, heldout26 size 0 and xshisen-x4 (about 1 000 frames):
+    /// every reading exact or unsure held 0.75 of them or more (nearly all held every one);
+    /// of the eight that held 0.56 or less, seven were refused on other grounds and one was
+    /// a sure misreading, a 1 × 5 board on a lattice of a third of the tiles' pitch (0.22).
+    pub board_pair_share: f32,
     /// Two obstacle cells show one look when their pictures (by [`super::pictures::distance`])
     /// are nearer than this. A game draws its obstacles from one sprite: over the rendered
     /// fixtures 0..400 (106 readings with two obstacles or more) two obstacles of a frame
@@ -459,6 +469,7 @@ impl Default for ReaderConfig {
             ground_seam: 2.0,
             clear_ground_share: 0.8,
             extent_trims: 2,
+            board_pair_share: 0.5,
             obstacle_look_gap: 9.0,
             max_obstacle_looks: 2,
             obstacle_frame_max: 4.0,

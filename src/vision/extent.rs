@@ -112,6 +112,20 @@ pub fn clusters(marked: &[bool], rows: usize, cols: usize, bridge: usize) -> Vec
     out
 }
 
+/// How many of the marked cells on a sheet `cols` wide lie inside `rect`, and how many
+/// outside it.
+pub fn marked_inside(marked: &[bool], cols: usize, rect: &CellRect) -> (usize, usize) {
+    let mut counts = (0, 0);
+    for (i, _) in marked.iter().enumerate().filter(|(_, &m)| m) {
+        if rect.contains(i / cols.max(1), i % cols.max(1)) {
+            counts.0 += 1;
+        } else {
+            counts.1 += 1;
+        }
+    }
+    counts
+}
+
 /// The `rows × cols` window of the sheet holding the most marked cells (a hinted board
 /// size); ties go to the window nearest the marked cells' centre. `None` when the sheet is
 /// smaller than the window.
@@ -180,6 +194,22 @@ mod tests {
             .flat_map(|r| r.chars().map(|c| c == 'x'))
             .collect();
         (m, rows.len(), cols)
+    }
+
+    #[test]
+    fn marked_cells_are_counted_inside_and_outside_a_rect() {
+        let (m, _, c) = sheet(&[
+            "x...x", //
+            ".xx..", //
+            ".x.x.", //
+        ]);
+        let rect = CellRect {
+            r0: 1,
+            r1: 3,
+            c0: 1,
+            c1: 3,
+        };
+        assert_eq!(marked_inside(&m, c, &rect), (3, 3));
     }
 
     #[test]

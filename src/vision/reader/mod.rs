@@ -15,7 +15,7 @@ mod stippled;
 use super::animation;
 use super::calibrate;
 use super::config::ReaderConfig;
-use super::extent::{best_window, main_cluster, CellRect};
+use super::extent::{best_window, main_cluster, marked_inside, CellRect};
 use super::ground_memory::GroundMemory;
 use super::halves;
 use super::lattice::{self, Axis};
@@ -231,6 +231,18 @@ fn locate_and_read(
                     sheet.rows, sheet.cols
                 ))
             })?;
+            let (inside, outside) = marked_inside(&paired, sheet.cols, &rect);
+            if inside as f32 <= cfg.board_pair_share * (inside + outside) as f32 {
+                return Err(ReadError::NoBoard(format!(
+                    "the pictures that pair lie mostly outside the {}x{} board found: {inside} \
+                     of {} on the lattice of pitch {:.1}x{:.1}",
+                    rect.rows(),
+                    rect.cols(),
+                    inside + outside,
+                    sheet.x.pitch,
+                    sheet.y.pitch
+                )));
+            }
             // One hinted axis: the window of that length holding the most paired cells.
             if let Some(r) = hints.rows {
                 let w = best_window(&paired, sheet.rows, sheet.cols, r, rect.cols());
