@@ -587,3 +587,59 @@ pub(super) fn board_from(
         },
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 3x4 board of tiles in a 5x6 sheet; each tile's frame (3x3 blocks, a ring of 8)
+    /// shows 100 on a side with a tile beside it and 20 on a side facing the ground, plus
+    /// `tint` on the tile at (1, 1) of the board.
+    #[test]
+    fn a_corner_tile_shows_the_frame_of_its_place_and_a_tinted_tile_does_not() {
+        let (rows, cols, b) = (5, 6, 3);
+        let inside = |i: usize| {
+            let (r, c) = (i / cols, i % cols);
+            (1..rows - 1).contains(&r) && (1..cols - 1).contains(&c)
+        };
+        let tiles: Vec<usize> = (0..rows * cols).filter(|&i| inside(i)).collect();
+        let tint_at = 2 * cols + 2;
+        let pics: Vec<Option<Picture>> = (0..rows * cols)
+            .map(|i| {
+                if !inside(i) {
+                    return None;
+                }
+                let near = [i - cols, i + cols, i - 1, i + 1].map(inside);
+                let mut frame = Vec::new();
+                for r in 0..b {
+                    for c in 0..b {
+                        if !(r == 0 || c == 0 || r + 1 == b || c + 1 == b) {
+                            continue;
+                        }
+                        let sides = [r == 0, r + 1 == b, c == 0, c + 1 == b];
+                        let facing_ground = (0..4).any(|k| sides[k] && !near[k]);
+                        let v = if facing_ground { 20.0 } else { 100.0 }
+                            + if i == tint_at { 40.0 } else { 0.0 };
+                        frame.extend([v, v, v]);
+                    }
+                }
+                Some(Picture {
+                    blocks: Vec::new(),
+                    mean: [0.0; 3],
+                    spread: 0.0,
+                    frame,
+                })
+            })
+            .collect();
+        let s = SheetCells { rows, cols, pics };
+        let corner = cols + 1;
+        let own = |i: usize| s.pics[i].as_ref().unwrap();
+        // The corner parts from the frame every tile shares, not from the frame of its place.
+        let shared = common_frame(tiles.iter().map(|&i| own(i))).unwrap();
+        assert!(frame_distance(own(corner), &shared) >= 80.0);
+        let in_place = frame_in_place(&s, &tiles, corner, b).unwrap();
+        assert_eq!(frame_distance(own(corner), &in_place), 0.0);
+        let in_place = frame_in_place(&s, &tiles, tint_at, b).unwrap();
+        assert_eq!(frame_distance(own(tint_at), &in_place), 40.0);
+    }
+}

@@ -465,3 +465,28 @@ pub(super) fn crowd_floor(sizes: &[usize], cfg: &ReaderConfig) -> usize {
         None => usize::MAX,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crowd_stands_above_every_type_not_above_the_median() {
+        let cfg = ReaderConfig::default();
+        // A late game on a large board: types of 12 left beside types of 2-10, median 4.
+        let late = [12, 12, 10, 8, 8, 6, 6, 6, 4, 4, 4, 4, 4, 4, 4, 2, 2, 2];
+        assert_eq!(crowd_floor(&late, &cfg), usize::MAX);
+        // Forty cells of a patterned ground and eighteen 3-D sides over types of 2-6.
+        let crowds = [40, 18, 6, 4, 4, 4, 2, 2, 2, 2];
+        assert_eq!(crowd_floor(&crowds, &cfg), 18);
+        // A row of a window's chrome taken into the extent above a deal: 34 alike cells over
+        // types of 12, 10 and 8, a step of 2.8 (a type's largest step measured is 2.0).
+        let chrome = [34, 12, 12, 12, 10, 10, 10, 10, 8, 8, 8];
+        assert_eq!(crowd_floor(&chrome, &cfg), 34);
+        // Above the jump but under the floor in count: no crowd.
+        assert!(crowd_floor(&[9, 2, 2, 2, 2], &cfg) > 9);
+        // One picture everywhere is not a crowd among types.
+        assert_eq!(crowd_floor(&[50], &cfg), usize::MAX);
+        assert_eq!(crowd_floor(&[], &cfg), usize::MAX);
+    }
+}

@@ -691,27 +691,7 @@ fn read_unjudged(
 
 #[cfg(test)]
 mod tests {
-    use super::board::frame_in_place;
-    use super::look::crowd_floor;
     use super::*;
-    use crate::vision::pictures::{common_frame, frame_distance};
-
-    /// A 10×10-block picture whose first `dark` columns are shadow and the rest ground.
-    fn shadowed(ground: [f32; 3], dark: usize) -> Picture {
-        let mut blocks = Vec::new();
-        for _r in 0..10 {
-            for c in 0..10 {
-                let v = if c < dark { [10.0, 10.0, 10.0] } else { ground };
-                blocks.extend(v);
-            }
-        }
-        Picture {
-            blocks,
-            mean: ground,
-            spread: 0.0,
-            frame: Vec::new(),
-        }
-    }
 
     #[test]
     fn a_cell_past_the_frame_is_cut_to_it_within_the_slack() {
@@ -797,69 +777,6 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_cell_of_ground_with_a_shadow_strip_is_mostly_ground() {
-        let cfg = ReaderConfig::default();
-        let g = Ground {
-            colour: [50.0, 100.0, 50.0],
-            colour_tol: 3.0,
-            spread_max: 2.0,
-        };
-        // A fifth of the cell in shadow: mostly ground.
-        assert!(g.covers_most(&shadowed([51.0, 99.0, 50.0], 2), &cfg));
-        // A tile face (white) with no ground showing: not.
-        assert!(!g.covers_most(&shadowed([235.0, 235.0, 235.0], 0), &cfg));
-        // Half in black: not mostly ground.
-        assert!(!g.covers_most(&shadowed([51.0, 99.0, 50.0], 5), &cfg));
-    }
-
-    #[test]
-    fn a_soft_shadow_over_half_a_cell_of_ground_is_still_ground() {
-        let cfg = ReaderConfig::default();
-        let g = Ground {
-            colour: [50.0, 100.0, 50.0],
-            colour_tol: 1.0,
-            spread_max: 2.0,
-        };
-        // Columns darkening towards the left edge (the shadow of a tile on the left), from
-        // 55 % of the ground's brightness to all of it: every block is the ground's hue.
-        let mut p = shadowed([50.0, 100.0, 50.0], 0);
-        for r in 0..10 {
-            for c in 0..5 {
-                let k = 0.55 + 0.09 * c as f32;
-                p.blocks[(r * 10 + c) * 3..][..3].copy_from_slice(&[50.0 * k, 100.0 * k, 50.0 * k]);
-            }
-        }
-        assert!(g.covers_most(&p, &cfg));
-        // The same darkening in another hue (a tile's grey 3-D side) is not the ground's.
-        for r in 0..10 {
-            for c in 0..5 {
-                p.blocks[(r * 10 + c) * 3..][..3].copy_from_slice(&[60.0, 60.0, 60.0]);
-            }
-        }
-        assert!(!g.covers_most(&p, &cfg));
-    }
-
-    #[test]
-    fn a_crowd_stands_above_every_type_not_above_the_median() {
-        let cfg = ReaderConfig::default();
-        // A late game on a large board: types of 12 left beside types of 2-10, median 4.
-        let late = [12, 12, 10, 8, 8, 6, 6, 6, 4, 4, 4, 4, 4, 4, 4, 2, 2, 2];
-        assert_eq!(crowd_floor(&late, &cfg), usize::MAX);
-        // Forty cells of a patterned ground and eighteen 3-D sides over types of 2-6.
-        let crowds = [40, 18, 6, 4, 4, 4, 2, 2, 2, 2];
-        assert_eq!(crowd_floor(&crowds, &cfg), 18);
-        // A row of a window's chrome taken into the extent above a deal: 34 alike cells over
-        // types of 12, 10 and 8, a step of 2.8 (a type's largest step measured is 2.0).
-        let chrome = [34, 12, 12, 12, 10, 10, 10, 10, 8, 8, 8];
-        assert_eq!(crowd_floor(&chrome, &cfg), 34);
-        // Above the jump but under the floor in count: no crowd.
-        assert!(crowd_floor(&[9, 2, 2, 2, 2], &cfg) > 9);
-        // One picture everywhere is not a crowd among types.
-        assert_eq!(crowd_floor(&[50], &cfg), usize::MAX);
-        assert_eq!(crowd_floor(&[], &cfg), usize::MAX);
-    }
-
     /// A 4x6 board of 40x48 cells at (40, 48) on a green ground: twelve types of pixel-art
     /// sprites (one-pixel detail), two tiles each, in a dark-bordered face; the cells of
     /// `stippled` covered through a black checkerboard, as X11 games draw a selection.
@@ -937,57 +854,6 @@ mod tests {
             r.board.row_strings(),
             r.unsure
         );
-    }
-
-    /// A 3x4 board of tiles in a 5x6 sheet; each tile's frame (3x3 blocks, a ring of 8)
-    /// shows 100 on a side with a tile beside it and 20 on a side facing the ground, plus
-    /// `tint` on the tile at (1, 1) of the board.
-    #[test]
-    fn a_corner_tile_shows_the_frame_of_its_place_and_a_tinted_tile_does_not() {
-        let (rows, cols, b) = (5, 6, 3);
-        let inside = |i: usize| {
-            let (r, c) = (i / cols, i % cols);
-            (1..rows - 1).contains(&r) && (1..cols - 1).contains(&c)
-        };
-        let tiles: Vec<usize> = (0..rows * cols).filter(|&i| inside(i)).collect();
-        let tint_at = 2 * cols + 2;
-        let pics: Vec<Option<Picture>> = (0..rows * cols)
-            .map(|i| {
-                if !inside(i) {
-                    return None;
-                }
-                let near = [i - cols, i + cols, i - 1, i + 1].map(inside);
-                let mut frame = Vec::new();
-                for r in 0..b {
-                    for c in 0..b {
-                        if !(r == 0 || c == 0 || r + 1 == b || c + 1 == b) {
-                            continue;
-                        }
-                        let sides = [r == 0, r + 1 == b, c == 0, c + 1 == b];
-                        let facing_ground = (0..4).any(|k| sides[k] && !near[k]);
-                        let v = if facing_ground { 20.0 } else { 100.0 }
-                            + if i == tint_at { 40.0 } else { 0.0 };
-                        frame.extend([v, v, v]);
-                    }
-                }
-                Some(Picture {
-                    blocks: Vec::new(),
-                    mean: [0.0; 3],
-                    spread: 0.0,
-                    frame,
-                })
-            })
-            .collect();
-        let s = SheetCells { rows, cols, pics };
-        let corner = cols + 1;
-        let own = |i: usize| s.pics[i].as_ref().unwrap();
-        // The corner parts from the frame every tile shares, not from the frame of its place.
-        let shared = common_frame(tiles.iter().map(|&i| own(i))).unwrap();
-        assert!(frame_distance(own(corner), &shared) >= 80.0);
-        let in_place = frame_in_place(&s, &tiles, corner, b).unwrap();
-        assert_eq!(frame_distance(own(corner), &in_place), 0.0);
-        let in_place = frame_in_place(&s, &tiles, tint_at, b).unwrap();
-        assert_eq!(frame_distance(own(tint_at), &in_place), 40.0);
     }
 }
 

@@ -180,3 +180,68 @@ pub(super) fn ring_sides(rows: usize, cols: usize, i: usize) -> [bool; 4] {
     let (r, c) = (i / cols, i % cols);
     [r == 0, r + 1 == rows, c == 0, c + 1 == cols]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 10×10-block picture whose first `dark` columns are shadow and the rest ground.
+    fn shadowed(ground: [f32; 3], dark: usize) -> Picture {
+        let mut blocks = Vec::new();
+        for _r in 0..10 {
+            for c in 0..10 {
+                let v = if c < dark { [10.0, 10.0, 10.0] } else { ground };
+                blocks.extend(v);
+            }
+        }
+        Picture {
+            blocks,
+            mean: ground,
+            spread: 0.0,
+            frame: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_cell_of_ground_with_a_shadow_strip_is_mostly_ground() {
+        let cfg = ReaderConfig::default();
+        let g = Ground {
+            colour: [50.0, 100.0, 50.0],
+            colour_tol: 3.0,
+            spread_max: 2.0,
+        };
+        // A fifth of the cell in shadow: mostly ground.
+        assert!(g.covers_most(&shadowed([51.0, 99.0, 50.0], 2), &cfg));
+        // A tile face (white) with no ground showing: not.
+        assert!(!g.covers_most(&shadowed([235.0, 235.0, 235.0], 0), &cfg));
+        // Half in black: not mostly ground.
+        assert!(!g.covers_most(&shadowed([51.0, 99.0, 50.0], 5), &cfg));
+    }
+
+    #[test]
+    fn a_soft_shadow_over_half_a_cell_of_ground_is_still_ground() {
+        let cfg = ReaderConfig::default();
+        let g = Ground {
+            colour: [50.0, 100.0, 50.0],
+            colour_tol: 1.0,
+            spread_max: 2.0,
+        };
+        // Columns darkening towards the left edge (the shadow of a tile on the left), from
+        // 55 % of the ground's brightness to all of it: every block is the ground's hue.
+        let mut p = shadowed([50.0, 100.0, 50.0], 0);
+        for r in 0..10 {
+            for c in 0..5 {
+                let k = 0.55 + 0.09 * c as f32;
+                p.blocks[(r * 10 + c) * 3..][..3].copy_from_slice(&[50.0 * k, 100.0 * k, 50.0 * k]);
+            }
+        }
+        assert!(g.covers_most(&p, &cfg));
+        // The same darkening in another hue (a tile's grey 3-D side) is not the ground's.
+        for r in 0..10 {
+            for c in 0..5 {
+                p.blocks[(r * 10 + c) * 3..][..3].copy_from_slice(&[60.0, 60.0, 60.0]);
+            }
+        }
+        assert!(!g.covers_most(&p, &cfg));
+    }
+}
