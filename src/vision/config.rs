@@ -164,6 +164,14 @@ pub struct ReaderConfig {
     /// wood ground 1.2 from its type and 15.1 from the next; emptied cells of ground 35–43
     /// from the nearest type and within 1.1 times that of the next.
     pub shape_join_ratio: f32,
+    /// Where two sure readings of one lattice differ by obstacles that the second reads
+    /// past the first's board, each must lie this many times nearer the nearest obstacle on
+    /// the first's board than the nearest tile both read ([`super::verdict::replaces`]): a
+    /// game draws its stones from one sprite. Measured on a rendered JPEG (quality 68)
+    /// whose edge column held two crates: 2.3 and 2.5 from the crates on the board, 74
+    /// from the nearest tile; no other frame of the rendered 0..400 and 7000..7300, the
+    /// KShisen and xshisen fixtures and ../shared/llk-real has such cells.
+    pub stray_stone_ratio: f32,
     /// A lone picture does not join a type whose shape lies more than this many times
     /// further from it than another lone picture's: that picture is its twin, one of the
     /// two tinted (a selected tile, the last two of its type), and both would otherwise
@@ -454,6 +462,7 @@ impl Default for ReaderConfig {
             selected_frame_gap: 10.0,
             odd_join_ratio: 1.25,
             shape_join_ratio: 2.5,
+            stray_stone_ratio: 4.0,
             lone_twin_ratio: 12.0,
             max_selected: 2,
             stipple_tolerance: 8,

@@ -107,6 +107,14 @@ where
         d <= *limit
     }
 
+    /// Whether there are enough reference cells to judge a cell whole.
+    pub(crate) fn judges(&mut self) -> bool {
+        if self.models[4].is_none() {
+            self.models[4] = Some(self.model(None));
+        }
+        matches!(self.models[4], Some(Some(_)))
+    }
+
     /// Whether `cell` shows the ground: whole, or without the band on a side where
     /// `tile_beside` says a tile lies (its 3-D side and shadow fall on this cell).
     pub(crate) fn shows_ground(&mut self, cell: (i64, i64), tile_beside: [bool; 4]) -> bool {

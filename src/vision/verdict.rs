@@ -301,6 +301,10 @@ fn sprite_groups(
 /// - a type of `first` that `other` splits in two holds two sprites: every picture of one
 ///   part is farther from the other part than from its nearest twin of `other`'s type
 ///   (which may lie among the cells `first` did not call tiles);
+/// - cells on `first`'s board that it calls empty and `other` obstacles show no ground,
+///   by the test below in every view (a stone or crate is drawn over the ground); past
+///   `first`'s board, each such obstacle must also be a copy of an obstacle on it
+///   ([`ReaderConfig::stray_stone_ratio`]);
 /// - cells `first` calls obstacles or tiles and `other` empty (or leaves off its board)
 ///   show the ground where `other`'s lattice puts them: each lies as near the cells both
 ///   read as empty as those lie to one another (within
@@ -320,12 +324,19 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     // Cells of `first`'s lattice (row, column), which may lie outside its board.
     let mut contested: Vec<(i64, i64)> = Vec::new();
     let mut grounded: Vec<(i64, i64)> = Vec::new();
+    let mut stoned: Vec<(i64, i64)> = Vec::new();
+    let mut stray: Vec<(i64, i64)> = Vec::new();
+    let mut stones: Vec<(i64, i64)> = Vec::new();
+    let on_first = |r: i64, c: i64| r >= 0 && c >= 0 && r < a.rows() as i64 && c < a.cols() as i64;
     let mut agreed: Vec<TileOfBoth> = Vec::new();
     for r in r0..r1 {
         for c in c0..c1 {
             match (at(a, r, c), at(b, r - dr, c - dc)) {
                 (Cell::Obstacle | Cell::Empty, Cell::Tile(_)) => contested.push((r, c)),
                 (Cell::Obstacle | Cell::Tile(_), Cell::Empty) => grounded.push((r, c)),
+                (Cell::Empty, Cell::Obstacle) if on_first(r, c) => stoned.push((r, c)),
+                (Cell::Empty, Cell::Obstacle) => stray.push((r, c)),
+                (Cell::Obstacle, Cell::Obstacle) => stones.push((r, c)),
                 (Cell::Tile(x), Cell::Tile(y)) => agreed.push(((r, c), x, y)),
                 (x, y) if x == y => {}
                 _ => return false,
@@ -337,7 +348,11 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     if !merged.is_empty() {
         return false;
     }
-    if contested.is_empty() && split.is_empty() && grounded.is_empty() {
+    if [&contested, &grounded, &stoned, &stray]
+        .iter()
+        .all(|v| v.is_empty())
+        && split.is_empty()
+    {
         return false;
     }
     if agreed.len() < 4 {
@@ -399,7 +414,7 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
             return false;
         }
     }
-    if !grounded.is_empty() {
+    if !grounded.is_empty() || !stoned.is_empty() || !stray.is_empty() {
         // The cells both read as empty, over both boards and a ring of one cell around.
         let empties: Vec<(i64, i64)> = (r0 - 1..r1 + 1)
             .flat_map(|r| (c0 - 1..c1 + 1).map(move |c| (r, c)))
@@ -412,11 +427,44 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
         let tile_either = |r: i64, c: i64| {
             matches!(at(a, r, c), Cell::Tile(_)) || matches!(at(b, r - dr, c - dc), Cell::Tile(_))
         };
+        // A tile's 3-D side and drop shadow fall on the cell next to it: where a
+        // neighbour is a tile, the cell is also taken without the band on that side.
+        let beside = |r: i64, c: i64| SIDES.map(|(dy, dx)| tile_either(r + dy, c + dx));
         for &(r, c) in &grounded {
-            // A tile's 3-D side and drop shadow fall on the cell next to it: where a
-            // neighbour is a tile, the cell is also taken without the band on that side.
-            let beside = SIDES.map(|(dy, dx)| tile_either(r + dy, c + dx));
-            if !ground.shows_ground((r, c), beside) {
+            if !ground.shows_ground((r, c), beside(r, c)) {
+                return false;
+            }
+        }
+        // Obstacles `first` took for ground must stand apart from it in every view, and
+        // only a ground model can say so.
+        if (!stoned.is_empty() || !stray.is_empty()) && !ground.judges() {
+            return false;
+        }
+        for &(r, c) in stoned.iter().chain(&stray) {
+            if ground.shows_ground((r, c), beside(r, c)) {
+                return false;
+            }
+        }
+    }
+    // Obstacles past `first`'s board (a line of stones along its edge that `first` left
+    // off) are stones of this board when each is a copy of one on it: a game draws its
+    // stones, as its tiles, from one sprite, while a toolbar or a strip of 3-D sides read
+    // as stones is no stone's copy.
+    if !stray.is_empty() {
+        let inside: Vec<Picture> = stoned
+            .iter()
+            .chain(&stones)
+            .filter_map(|&p| pic(p))
+            .collect();
+        let tiles: Vec<Picture> = agreed.iter().filter_map(|e| pic(e.0)).collect();
+        for &p in &stray {
+            let Some(q) = pic(p) else { return false };
+            let near = |v: &[Picture]| {
+                v.iter()
+                    .map(|x| distance(&q, x))
+                    .fold(f32::INFINITY, f32::min)
+            };
+            if near(&inside) * cfg.stray_stone_ratio >= near(&tiles) {
                 return false;
             }
         }
@@ -1147,6 +1195,33 @@ mod tests {
         let first = reading(grid, "AABB\nCCDD\n##..");
         let other = reading(grid, "AABB\nCCDD\n....");
         assert!(!replaces(&first, &other, &img, &cfg));
+    }
+
+    #[test]
+    fn crates_called_ground_are_obstacles() {
+        let cfg = ReaderConfig::default();
+        let (img, grid) = textured(board_frame(["1122", "3344", "9900"]));
+        let first = reading(grid, "AABB\nCCDD\n....");
+        let other = reading(grid, "AABB\nCCDD\n##..");
+        assert!(replaces(&first, &other, &img, &cfg));
+        // Ground called obstacles stays ground.
+        let (img, _) = textured(board_frame(["1122", "3344", "0000"]));
+        assert!(!replaces(&first, &other, &img, &cfg));
+    }
+
+    #[test]
+    fn obstacles_past_the_board_must_be_copies_of_its_stones() {
+        let cfg = ReaderConfig::default();
+        let (img, grid) = textured(board_frame(["1190", "2233", "9900"]));
+        let short = Grid { rows: 2, ..grid };
+        let other = reading(grid, "AA#.\nBBCC\n##..");
+        assert!(replaces(&reading(short, "AA#.\nBBCC"), &other, &img, &cfg));
+        assert!(replaces(&reading(short, "AA..\nBBCC"), &other, &img, &cfg));
+        // No stone on the first board: the line past it may be anything drawn there.
+        let (img, grid) = textured(board_frame(["1100", "2233", "9900"]));
+        let short = Grid { rows: 2, ..grid };
+        let other = reading(grid, "AA..\nBBCC\n##..");
+        assert!(!replaces(&reading(short, "AA..\nBBCC"), &other, &img, &cfg));
     }
 
     /// `img` with a 3-D side under each tile of `grid`'s row `r`: a dark band `depth` px
