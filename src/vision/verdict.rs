@@ -300,7 +300,8 @@ fn sprite_groups(
 ///   the ground are drawn without it;
 /// - a type of `first` that `other` splits in two holds two sprites: every picture of one
 ///   part is farther from the other part than from its nearest twin of `other`'s type
-///   (which may lie among the cells `first` did not call tiles);
+///   (which may lie among the cells `first` did not call tiles), and at least
+///   [`ReaderConfig::type_split_gap`] from it, as two sprites lie apart;
 /// - cells on `first`'s board that it calls empty and `other` obstacles show no ground,
 ///   by the test below in every view (a stone or crate is drawn over the ground); past
 ///   `first`'s board, each such obstacle must also be a copy of an obstacle on it
@@ -513,7 +514,7 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
                 .filter(|m| m.1 != yi)
                 .map(|m| distance(pi, m.2))
                 .fold(f32::INFINITY, f32::min);
-            if own >= apart {
+            if own >= apart || apart < cfg.type_split_gap {
                 return false;
             }
         }
@@ -1380,6 +1381,23 @@ mod tests {
         let (img, _) = board_frame(["1122", "3344", "5555"]);
         assert!(!replaces(&merged, &split, &img, &cfg));
         assert!(!replaces(&split, &merged, &img, &cfg));
+        // Nor one sprite's tiles whose halves differ a little (compression noise, a
+        // light across part of the board): each twin nearer its own half, but not apart
+        // as two sprites are.
+        let (mut img, grid) = board_frame(["1122", "3344", "5555"]);
+        for y in 100..140 {
+            for x in 100..180 {
+                for ch in img.get_pixel_mut(x, y).0.iter_mut().take(3) {
+                    *ch = ch.saturating_add(8);
+                }
+            }
+        }
+        assert!(!replaces(
+            &reading(grid, "AABB\nCCDD\nEEEE"),
+            &split,
+            &img,
+            &cfg
+        ));
     }
 
     #[test]
