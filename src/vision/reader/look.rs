@@ -2,6 +2,7 @@
 //! group), or a lone picture; and which cells are tiles by the frame every tile of the set
 //! shares (blank faces, faces mostly of the ground's colour).
 
+use super::ground_run::seam_to_ground;
 use super::sheet::{ring_sides, Ground};
 use crate::vision::config::ReaderConfig;
 use crate::vision::pictures::{
@@ -334,7 +335,8 @@ pub(super) fn look(
     // A lone picture is ground when, by mean colour and texture, it is nearer the ground
     // cells on the ring than any paired picture (a textured ground never pairs with
     // itself, and the cells a game empties carry its tiles' shadows, so they pass no fixed
-    // ground test, but they stay nearer the ground than the tiles). Only when some
+    // ground test, but they stay nearer the ground than the tiles), and the ground beside
+    // it runs on into it ([`ReaderConfig::lone_ground_seam`]). Only when some
     // pictures pair: with none to compare (a game's last pair, one of it tinted by a
     // selection) every picture is nearer the ground than any tile, and the test would
     // empty the board; [`settle_ground`] still grounds a lone picture that lies among the
@@ -369,6 +371,9 @@ pub(super) fn look(
         }
     }
     if refs.iter().any(|r| r.1) && refs.iter().any(|r| !r.1) {
+        // Seams are measured against the ground as it stood before this pass, whatever
+        // order the cells come in.
+        let before = seen.clone();
         for (k, &i) in idx.iter().enumerate() {
             if seen[i] != Seen::Lone {
                 continue;
@@ -378,7 +383,12 @@ pub(super) fn look(
                 .min_by(|a, b| feature_gap(pics[k], a.0).total_cmp(&feature_gap(pics[k], b.0)));
             if nearest.is_some_and(|r| r.1) {
                 let shapes = shapes.get_or_insert_with(|| type_shapes(cells, &seen));
-                if !holds_a_shape(pics[k], shapes, cfg) {
+                // Ground runs on into a cell the game emptied, however a tile's shadow
+                // darkens its face; an object on the board (a crate, a stone) meets the
+                // ground beside it with a seam on every side.
+                let walled = seam_to_ground(i, cells, (rows, cols), &before, cfg)
+                    .is_some_and(|s| s > cfg.lone_ground_seam);
+                if !walled && !holds_a_shape(pics[k], shapes, cfg) {
                     seen[i] = Seen::Ground;
                 }
             }
@@ -469,6 +479,98 @@ pub(super) fn crowd_floor(sizes: &[usize], cfg: &ReaderConfig) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A 4×5 board of eight pairs of light faces with a symbol on a pink ground, its last
+    /// row holding a crate (brown, grained) and a cell emptied under a tile whose shadow
+    /// darkens its top. By mean colour and texture both lie nearer the ground than any
+    /// tile; the emptied cell runs on from the ground beside it, the crate does not.
+    #[test]
+    fn a_crate_among_emptied_cells_is_no_ground() {
+        let cfg = ReaderConfig::default();
+        let b = cfg.blocks;
+        let ring_len = 4 * b - 4;
+        let mut s = 11u32;
+        let mut rnd = move || {
+            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            (s >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let pink = [225.0f32, 195.0, 205.0];
+        let mut plain = |len: usize, c: [f32; 3], grain: f32| -> Vec<f32> {
+            (0..len * 3)
+                .map(|i| c[i % 3] + grain * (2.0 * rnd() - 1.0))
+                .collect()
+        };
+        let ground = |plain: &mut dyn FnMut(usize, [f32; 3], f32) -> Vec<f32>| {
+            Picture::from_blocks(plain(b * b, pink, 1.0), plain(ring_len, pink, 1.0))
+        };
+        let (rows, cols) = (6usize, 7usize);
+        let mut pics: Vec<Option<Picture>> =
+            (0..rows * cols).map(|_| Some(ground(&mut plain))).collect();
+        let board: Vec<usize> = (1..rows - 1)
+            .flat_map(|r| (1..cols - 1).map(move |c| r * cols + c))
+            .collect();
+        let cream = [240.0f32, 238.0, 228.0];
+        for (k, &i) in board.iter().enumerate().take(16) {
+            // Type k / 2: the cream face with a dark symbol of its own colour.
+            let mut face = [cream].repeat(b * b).concat();
+            let hue = [(k / 2 * 37 % 100) as f32, (k / 2 * 71 % 100) as f32, 40.0];
+            for j in (b * b / 3)..(b * b / 3 + 2 * b) {
+                face[j * 3..j * 3 + 3].copy_from_slice(&hue);
+            }
+            pics[i] = Some(Picture::from_blocks(
+                face,
+                [cream].repeat(ring_len).concat(),
+            ));
+        }
+        // Board row 4: a tile (type 7's twin is board[14..16]), ground, the emptied cell,
+        // the crate, ground.
+        let (emptied, crate_at) = (board[17], board[18]);
+        let mut face = plain(b * b, pink, 1.0);
+        let mut frame = plain(ring_len, pink, 1.0);
+        // The shadow of the tile above: the top two rows of blocks darkened, and the
+        // frame's top side with them.
+        for v in face.iter_mut().take(2 * b * 3) {
+            *v -= 70.0;
+        }
+        for v in frame.iter_mut().take(b * 3) {
+            *v -= 70.0;
+        }
+        pics[emptied] = Some(Picture::from_blocks(face, frame));
+        let brown = [165.0f32, 115.0, 65.0];
+        pics[crate_at] = Some(Picture::from_blocks(
+            plain(b * b, brown, 30.0),
+            plain(ring_len, brown, 30.0),
+        ));
+        let ring_idx: Vec<usize> = (0..rows * cols)
+            .filter(|&i| ring_sides(rows, cols, i).contains(&true))
+            .collect();
+        let ring_pics: Vec<&Picture> = ring_idx.iter().filter_map(|&i| pics[i].as_ref()).collect();
+        let g = Ground::from_cells(&ring_pics, &cfg).unwrap();
+        let crate_pic = pics[crate_at].as_ref().unwrap();
+        let tile = pics[board[0]].as_ref().unwrap();
+        let gap =
+            |a: &Picture, b: &Picture| colour_dist(a.mean, b.mean) + (a.spread - b.spread).abs();
+        assert!(gap(crate_pic, ring_pics[0]) < gap(crate_pic, tile));
+        assert!(!g.holds(pics[emptied].as_ref().unwrap(), &cfg));
+        let seen = see(&pics, cols, &g, &ring_idx, &cfg);
+        assert_eq!(seen[crate_at], Seen::Lone);
+        assert_eq!(seen[emptied], Seen::Ground);
+        for &i in &board[..16] {
+            assert!(
+                matches!(seen[i], Seen::Paired(_)),
+                "cell {i}: {:?}",
+                seen[i]
+            );
+        }
+        // Were the crate's sides the ground's, the ground would run on into it.
+        let mut walled_only = crate_pic.clone();
+        walled_only.frame = ground(&mut plain).frame;
+        pics[crate_at] = Some(walled_only);
+        assert_eq!(
+            see(&pics, cols, &g, &ring_idx, &cfg)[crate_at],
+            Seen::Ground
+        );
+    }
 
     #[test]
     fn a_crowd_stands_above_every_type_not_above_the_median() {
