@@ -153,3 +153,24 @@ fn stage_reader_confident_misreadings_are_the_known_ones() {
     }
     assert_eq!(wrong, known, "confident misreadings of the stage reader");
 }
+
+/// Rendered boards without a link line on which the stage reader found a lattice at a
+/// half or a third of the tiles' pitch and took the thin gaps inside the tiles for a link
+/// line from cell centre to cell centre: the default reader refused them as an animation,
+/// over the legacy chain's sure reading at a whole multiple of that lattice. They read
+/// exactly: a line seen on a lattice that cuts the tiles into parts refuses nothing.
+#[test]
+fn a_link_line_on_a_lattice_that_cuts_the_tiles_does_not_refuse_a_board() {
+    for i in [7581, 7649, 8189, 8382, 8477] {
+        let name = fixture_spec(i).name;
+        let (img, _, truth) = fixture_case(i);
+        let r = read(&img, &Hints::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            truth
+                .renaming_mismatches(&r.board)
+                .is_some_and(|m| m.is_empty()),
+            "{name}:\n{}\n--\n{truth}",
+            r.board
+        );
+    }
+}

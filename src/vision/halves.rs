@@ -112,7 +112,7 @@ fn usual<'a, T: PartialEq + 'a>(groups: impl Iterator<Item = &'a Vec<T>>) -> Usu
 /// pitch is a whole multiple of `fine`'s (within 3 %) along both and more than one along
 /// at least one. Returns the multiples and `coarse`'s origin as the nearest cell of `fine`
 /// (column, row): a lattice averaging blocks of tiles need not lie on the tiles' lines.
-fn multiple_of(coarse: &Grid, fine: &Grid) -> Option<((usize, usize), (i64, i64))> {
+pub fn multiple_of(coarse: &Grid, fine: &Grid) -> Option<((usize, usize), (i64, i64))> {
     let axis = |pc: f32, pf: f32, oc: f32, of: f32| {
         let k = pc / pf;
         let kr = k.round();

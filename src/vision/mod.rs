@@ -267,11 +267,12 @@ fn choose(
         // one sprite is taken; when the pictures do not tell, the tiles involved are unsure.
         if let Ok(l) = &legacy {
             let general = read_one(ReaderChoice::General, frame, at);
-            // A link line the stage reader sees across the board it found: the legacy
-            // chain reads such a frame as it will be after the removal (the pair gone, the
+            // A link line the stage reader sees across the board it found, on a lattice
+            // that does not cut the sure reading's tiles into parts: the legacy chain
+            // reads such a frame as it will be after the removal (the pair gone, the
             // line's cells as ground), sure, and in gravity games wrongly.
             if let Err(ReadError::Animation(m)) = &general {
-                if m.starts_with(animation::LINK_LINE) {
+                if m.starts_with(animation::LINK_LINE) && line_on_whole_tiles(frame, at, &l.grid) {
                     return (general, ReaderChoice::General);
                 }
             }
@@ -325,6 +326,19 @@ fn choose(
         (Err(_), Ok(g)) => (Ok(g), ReaderChoice::Auto),
         (Err(e), Err(_)) => (Err(e), ReaderChoice::Auto),
     }
+}
+
+/// Whether the stage reader looked for the link line it saw on a lattice other than a
+/// whole fraction of `grid`'s, a sure reading of the frame: a link runs from a tile's
+/// centre to another's, and on a lattice that cuts each tile into parts the thin gaps and
+/// strokes inside the tiles pass for lines between its cells' centres. On a given grid
+/// both readers look on the same lattice.
+fn line_on_whole_tiles(frame: &RgbaImage, at: Target, grid: &Grid) -> bool {
+    let Target::Find(hints) = at else {
+        return true;
+    };
+    reader::locate_and_read(frame, hints, &ReaderConfig::default())
+        .is_ok_and(|r| halves::multiple_of(grid, &r.grid).is_none())
 }
 
 /// Empties the cells `ground` of `r` (cells showing their remembered ground), and drops

@@ -131,7 +131,7 @@ pub fn read_board(
 }
 
 /// [`read_board`] without the link-line check.
-fn locate_and_read(
+pub(crate) fn locate_and_read(
     frame: &RgbaImage,
     hints: &Hints,
     cfg: &ReaderConfig,
