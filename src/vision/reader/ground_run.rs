@@ -4,11 +4,12 @@
 //! a line of tiles' 3-D sides along the board's edge, are settled as ground.
 
 use super::look::{holds_a_shape, nearest_frame, type_shapes, Seen};
+use super::seam::edge_seam;
 use super::sheet::Ground;
 use crate::vision::config::ReaderConfig;
 use crate::vision::ground::{describe_beside, GroundTest, SIDES};
-use crate::vision::pictures::{common_frame, frame_distance, frame_side, Picture};
-use crate::vision::pixels::{colour_dist, median, Integral};
+use crate::vision::pictures::{common_frame, frame_distance, Picture};
+use crate::vision::pixels::{median, Integral};
 
 /// Whether the ground of cell `q` runs on into picture `p` across their shared edge
 /// (`p_side` of `p`, `q_side` of `q`, indices into [`SIDES`]): the two rows of edge blocks
@@ -58,71 +59,6 @@ pub(super) fn ground_runs_into(
         }
     }
     n > 0 && shown as f32 >= cfg.clear_ground_share * n as f32
-}
-
-/// The colour gap across the shared edge of pictures `p` and `q` (`p_side` of `p`,
-/// `q_side` of `q`, indices into [`SIDES`]): the mean [`colour_dist`] between the two
-/// rows of edge blocks, without the blocks within [`ReaderConfig::overhang_share`] of an
-/// end where `tile_beside` says a tile stands on that side of `p` (its 3-D side and shadow
-/// fall there). `None` when no block is left to compare.
-pub(super) fn edge_seam(
-    p: &Picture,
-    q: &Picture,
-    (p_side, q_side): (usize, usize),
-    tile_beside: [bool; 4],
-    cfg: &ReaderConfig,
-) -> Option<f32> {
-    let b = cfg.blocks.max(1);
-    let (a, c) = (frame_side(p, b, p_side), frame_side(q, b, q_side));
-    if a.is_empty() || a.len() != c.len() {
-        return None;
-    }
-    // The edge's blocks run left to right (top, bottom) or top to bottom (left, right):
-    // the sides at its first and last ends.
-    let (first_end, last_end) = if p_side < 2 { (2, 3) } else { (0, 1) };
-    let band = (cfg.overhang_share * a.len() as f32).ceil() as usize;
-    let from = if tile_beside[first_end] { band } else { 0 };
-    let to = a.len() - if tile_beside[last_end] { band } else { 0 };
-    if from >= to {
-        return None;
-    }
-    Some(
-        a[from..to]
-            .iter()
-            .zip(&c[from..to])
-            .map(|(x, y)| colour_dist(*x, *y))
-            .sum::<f32>()
-            / (to - from) as f32,
-    )
-}
-
-/// The least colour gap ([`edge_seam`]) between cell `i` of a sheet (`rows` x `cols`,
-/// `pics` and `seen` in sheet order) and a neighbour `seen` as ground, the bands along
-/// sides where a tile stands left out; `None` when no ground neighbour's edge measures.
-pub(super) fn seam_to_ground(
-    i: usize,
-    pics: &[Option<Picture>],
-    (rows, cols): (usize, usize),
-    seen: &[Seen],
-    cfg: &ReaderConfig,
-) -> Option<f32> {
-    let p = pics[i].as_ref()?;
-    let (r, c) = ((i / cols) as i64, (i % cols) as i64);
-    let at = |dy: i64, dx: i64| {
-        let (y, x) = (r + dy, c + dx);
-        (y >= 0 && x >= 0 && y < rows as i64 && x < cols as i64)
-            .then(|| y as usize * cols + x as usize)
-    };
-    let tile_beside =
-        SIDES.map(|(dy, dx)| at(dy, dx).is_some_and(|j| matches!(seen[j], Seen::Paired(_))));
-    SIDES
-        .iter()
-        .enumerate()
-        .filter_map(|(side, &(dy, dx))| {
-            let j = at(dy, dx).filter(|&j| seen[j] == Seen::Ground)?;
-            edge_seam(p, pics[j].as_ref()?, (side, side ^ 1), tile_beside, cfg)
-        })
-        .min_by(f32::total_cmp)
 }
 
 /// The per-channel median of a picture's blocks: the colour most of it shows, which a

@@ -2,7 +2,7 @@
 //! group), or a lone picture; and which cells are tiles by the frame every tile of the set
 //! shares (blank faces, faces mostly of the ground's colour).
 
-use super::ground_run::seam_to_ground;
+use super::seam::seam_to_ground;
 use super::sheet::{ring_sides, Ground};
 use crate::vision::config::ReaderConfig;
 use crate::vision::pictures::{
@@ -373,7 +373,8 @@ pub(super) fn look(
     if refs.iter().any(|r| r.1) && refs.iter().any(|r| !r.1) {
         // Seams are measured against the ground as it stood before this pass, whatever
         // order the cells come in.
-        let before = seen.clone();
+        let ground: Vec<bool> = seen.iter().map(|s| *s == Seen::Ground).collect();
+        let tile: Vec<bool> = seen.iter().map(|s| matches!(s, Seen::Paired(_))).collect();
         for (k, &i) in idx.iter().enumerate() {
             if seen[i] != Seen::Lone {
                 continue;
@@ -386,7 +387,7 @@ pub(super) fn look(
                 // Ground runs on into a cell the game emptied, however a tile's shadow
                 // darkens its face; an object on the board (a crate, a stone) meets the
                 // ground beside it with a seam on every side.
-                let walled = seam_to_ground(i, cells, (rows, cols), &before, cfg)
+                let walled = seam_to_ground(i, cells, (rows, cols), (&ground, &tile), cfg)
                     .is_some_and(|s| s > cfg.lone_ground_seam);
                 if !walled && !holds_a_shape(pics[k], shapes, cfg) {
                     seen[i] = Seen::Ground;

@@ -9,6 +9,7 @@ mod board;
 mod ground_run;
 mod look;
 mod phase;
+mod seam;
 mod sheet;
 mod stippled;
 
