@@ -185,7 +185,7 @@ pub enum Target<'a> {
 /// unsure of that type ([`verdict::doubt_crowds`]).
 fn read_one(choice: ReaderChoice, frame: &RgbaImage, at: Target) -> Result<Reading, ReadError> {
     let cfg = ReaderConfig::default();
-    let mut r = match (choice, at) {
+    let r = match (choice, at) {
         (ReaderChoice::General, Target::Find(h)) => reader::read_board(frame, h, &cfg),
         (ReaderChoice::General, Target::Grid(g)) => reader::read_grid(frame, g, &cfg),
         (ReaderChoice::General, Target::Remembering(g, m)) => {
@@ -200,9 +200,33 @@ fn read_one(choice: ReaderChoice, frame: &RgbaImage, at: Target) -> Result<Readi
             r
         }),
     }?;
+    Ok(doubted(frame, r))
+}
+
+/// `r` unsure of obstacles of more looks than a game draws ([`verdict::doubt_mixed_obstacles`])
+/// and of a type holding most of its tiles ([`verdict::doubt_crowds`]), as [`read_one`]
+/// gives every reading.
+fn doubted(frame: &RgbaImage, mut r: Reading) -> Reading {
+    let cfg = ReaderConfig::default();
     verdict::doubt_mixed_obstacles(frame, &mut r, &cfg);
     verdict::doubt_crowds(&mut r, &cfg);
-    Ok(r)
+    r
+}
+
+/// The stage reader's reading as [`read_one`] gives it and, on a board found in the frame,
+/// the lattice it found, on which it looked for a link line ([`reader::read_board`]).
+fn read_general(frame: &RgbaImage, at: Target) -> (Result<Reading, ReadError>, Option<Grid>) {
+    let Target::Find(hints) = at else {
+        return (read_one(ReaderChoice::General, frame, at), None);
+    };
+    match reader::locate_and_read(frame, hints, &ReaderConfig::default()) {
+        Ok(r) => {
+            let lattice = r.grid;
+            let lined = animation::check_link_line(frame, &lattice);
+            (lined.map(|()| doubted(frame, r)), Some(lattice))
+        }
+        Err(e) => (Err(e), None),
+    }
 }
 
 /// Reads `frame` with `choice`, and says which reader gave the result. `Auto` takes the
@@ -266,13 +290,22 @@ fn choose(
         // Where the two sure readings' types cross, the one whose crossing types each show
         // one sprite is taken; when the pictures do not tell, the tiles involved are unsure.
         if let Ok(l) = &legacy {
-            let general = read_one(ReaderChoice::General, frame, at);
-            // A link line the stage reader sees across the board it found, on a lattice
-            // that does not cut the sure reading's tiles into parts: the legacy chain
-            // reads such a frame as it will be after the removal (the pair gone, the
-            // line's cells as ground), sure, and in gravity games wrongly.
+            let (general, lattice) = read_general(frame, at);
+            // A link line the stage reader sees across the board it found: the legacy
+            // chain reads such a frame as it will be after the removal (the pair gone, the
+            // line's cells as ground), sure, and in gravity games wrongly. Not where the
+            // stage reader's lattice is a whole fraction of the sure reading's: a link
+            // runs from a tile's centre to another's, and on a lattice that cuts each tile
+            // into parts the thin gaps and strokes inside the tiles pass for lines between
+            // its cells' centres. (On a given grid both readers look on the same lattice.)
             if let Err(ReadError::Animation(m)) = &general {
-                if m.starts_with(animation::LINK_LINE) && line_on_whole_tiles(frame, at, &l.grid) {
+                let on_whole_tiles = match at {
+                    Target::Find(_) => {
+                        lattice.is_some_and(|g| halves::multiple_of(&l.grid, &g).is_none())
+                    }
+                    _ => true,
+                };
+                if m.starts_with(animation::LINK_LINE) && on_whole_tiles {
                     return (general, ReaderChoice::General);
                 }
             }
@@ -326,19 +359,6 @@ fn choose(
         (Err(_), Ok(g)) => (Ok(g), ReaderChoice::Auto),
         (Err(e), Err(_)) => (Err(e), ReaderChoice::Auto),
     }
-}
-
-/// Whether the stage reader looked for the link line it saw on a lattice other than a
-/// whole fraction of `grid`'s, a sure reading of the frame: a link runs from a tile's
-/// centre to another's, and on a lattice that cuts each tile into parts the thin gaps and
-/// strokes inside the tiles pass for lines between its cells' centres. On a given grid
-/// both readers look on the same lattice.
-fn line_on_whole_tiles(frame: &RgbaImage, at: Target, grid: &Grid) -> bool {
-    let Target::Find(hints) = at else {
-        return true;
-    };
-    reader::locate_and_read(frame, hints, &ReaderConfig::default())
-        .is_ok_and(|r| halves::multiple_of(grid, &r.grid).is_none())
 }
 
 /// Empties the cells `ground` of `r` (cells showing their remembered ground), and drops
