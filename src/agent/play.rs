@@ -17,7 +17,7 @@ use super::gravity_watch::{GravityWatch, Observation};
 use super::record::{Entry, RecordError, SessionWriter, Timings};
 use super::stages::{Brain, Eyes};
 use super::verify::{link_drawn, reaction, Reaction};
-use crate::board::{cell_list, Board, Cell, Gravity, Link, Pos, Rules};
+use crate::board::{cell_list, removable_pairs, Board, Cell, Gravity, Link, Pos, Rules};
 use crate::capture::{CaptureError, Frame, FrameSource};
 use crate::error::Chain;
 use crate::geometry::{Grid, Side};
@@ -301,6 +301,11 @@ struct Run<'p, 'a> {
     /// cover a won board with their own end screen, so a board that can no longer be read
     /// after it is a cleared one.
     last_pair_pending: bool,
+    /// Tiles left on the board the last move leaves (the last move of a deal no order
+    /// clears), when no two of them can be linked: games cover a deadlocked board with
+    /// their own message too, so a board that can no longer be read after it is the deal's
+    /// end with these tiles left.
+    dead_end_pending: Option<usize>,
     /// The last frame read, the grid it was read on and what it gave: a game at rest shows
     /// the same pixels poll after poll, and the same pixels read the same.
     last_read: Option<(RgbaImage, Option<Grid>, Look)>,
@@ -380,6 +385,7 @@ impl Player<'_> {
             clicked: false,
             parked: false,
             last_pair_pending: false,
+            dead_end_pending: None,
             last_read: None,
             played: None,
         };
@@ -1009,10 +1015,27 @@ impl Run<'_, '_> {
                         ));
                         return Ok(Stop::Cleared);
                     }
+                    Err(why) if self.dead_end_pending.is_some() => {
+                        let tiles_left = self.dead_end_pending.unwrap_or_default();
+                        self.note(&format!(
+                            "after the last move no two tiles left can be linked, and the \
+                             window shows no board ({why}): the game's own message on a \
+                             deadlocked deal, taken as the deal's end"
+                        ));
+                        return Ok(Stop::NoMoves {
+                            tiles_left,
+                            why: format!(
+                                "no two of them can be linked (the deal cannot be cleared; \
+                                 the bot played the longest sequence it found), and the game \
+                                 then covered its board ({why})"
+                            ),
+                        });
+                    }
                     Err(why) => return Ok(Stop::Unreadable(why)),
                 },
             };
             self.last_pair_pending = false;
+            self.dead_end_pending = None;
             if self.grid.is_none() {
                 shot = match self.steady_first(shot)? {
                     Ok(s) => s,
@@ -1136,6 +1159,10 @@ impl Run<'_, '_> {
                         let switched = self.learn_gravity(&board, link, &shot.seen.board);
                         self.count(first, &shot.seen.board);
                         self.adopt(&shot)?;
+                        self.dead_end_pending = dead_end(
+                            &[(self.s.gravity.current(), shot.seen.board.clone())],
+                            &rules,
+                        );
                         if !cur || switched || shot.seen.board.is_clear() {
                             // Re-planned from the board (a clear one is checked for tiles
                             // beside the locked grid first).
@@ -1165,6 +1192,7 @@ impl Run<'_, '_> {
                     Verified::Stale => {
                         self.s.replans += 1;
                         self.last_pair_pending = predictions.iter().all(|(_, b)| b.is_clear());
+                        self.dead_end_pending = dead_end(&predictions, &rules);
                         break;
                     }
                     Verified::NoEffect(why) => return Ok(Stop::NoEffect(why)),
@@ -1550,6 +1578,28 @@ fn screen_point(frame: &Frame, grid: &Grid, cell: Pos) -> Result<(i32, i32)> {
         });
     }
     Ok((sx, sy))
+}
+
+/// The tiles left when every board in `boards` (a move's outcome under each gravity mode
+/// still possible) holds tiles and no two of them can be linked under `rules` with that
+/// mode: the move ends the deal.
+fn dead_end(boards: &[(Gravity, Board)], rules: &Rules) -> Option<usize> {
+    let stuck = |(g, b): &(Gravity, Board)| {
+        !b.is_clear()
+            && removable_pairs(
+                b,
+                &Rules {
+                    gravity: *g,
+                    ..*rules
+                },
+            )
+            .is_empty()
+    };
+    if !boards.is_empty() && boards.iter().all(stuck) {
+        boards.iter().map(|(_, b)| b.tile_count()).min()
+    } else {
+        None
+    }
 }
 
 /// Why a board with tiles has no move, from the planner's outcome.

@@ -1400,6 +1400,73 @@ fn a_deal_that_cannot_be_cleared_is_played_out_then_stops_saying_what_is_left() 
     assert_eq!(p.stats.illegal, 0);
 }
 
+/// Exact eyes until the game has removed `after` pairs; then the game covers its board
+/// with a message (a deadlock notice), and no frame shows a board.
+struct CoveredAfter {
+    sim: Shared,
+    after: u32,
+}
+
+impl Eyes for CoveredAfter {
+    fn read(&mut self, frame: &RgbaImage, grid: Option<&Grid>) -> Result<Reading, ReadError> {
+        let removed = self.sim.0.borrow().window.game().stats().removed;
+        if removed >= self.after {
+            return Err(ReadError::NoBoard(
+                "a message window covers the board".into(),
+            ));
+        }
+        self.sim.read(frame, grid)
+    }
+}
+
+#[test]
+fn a_deal_whose_game_covers_its_deadlocked_board_stops_with_the_tiles_left() {
+    // The deal of the test above, in a game that covers its board with a message once no
+    // pair is left (xshisen does): the bot ends the deal saying what is left, not that it
+    // could no longer read the board.
+    let board = Board::from_rows(&["AA#B#", "#####", "C#B#C"]).unwrap();
+    let rules = Rules {
+        outside: false,
+        gravity: Gravity::None,
+    };
+    let (sim, options) = Setup::on_board(board, rules).sim();
+    let mut eyes = CoveredAfter {
+        sim: sim.clone(),
+        after: 1,
+    };
+    let mut planner = super::pipeline::Planner::default();
+    let p = play_on(sim, options, Some(&mut eyes), &mut planner, None);
+    let s = p.summary();
+    assert_eq!(p.stats.removed, 1);
+    assert_eq!(p.stats.illegal, 0);
+    match &s.stop {
+        Stop::NoMoves { tiles_left, why } => {
+            assert_eq!(*tiles_left, 4);
+            assert!(why.contains("cannot be cleared"), "{why}");
+            assert!(why.contains("covers the board"), "{why}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_board_covered_while_pairs_are_left_is_still_unreadable() {
+    // The same message over a board that still has pairs is no deal's end: the bot stops
+    // as unable to read, not as if the deal were over.
+    let (sim, options) = Setup::new(&config(Gravity::None, 0, None)).sim();
+    let mut eyes = CoveredAfter {
+        sim: sim.clone(),
+        after: 2,
+    };
+    let p = play_on(sim, options, Some(&mut eyes), &mut FirstPair, None);
+    assert_eq!(p.stats.removed, 2);
+    assert!(
+        matches!(&p.summary().stop, Stop::Unreadable(why) if why.contains("covers the board")),
+        "{:?}",
+        p.summary().stop
+    );
+}
+
 #[test]
 fn the_click_pace_is_learnt_from_the_game() {
     let needs = Duration::from_millis(20);

@@ -5,7 +5,8 @@
 use std::fmt;
 
 /// Tiles are left and no pair can be removed: `llk play` on a deal it cannot clear (the
-/// game did not change the board), `llk plan` when the greedy or paper strategy gets stuck.
+/// game did not change the board, or covered it with its own message after the last
+/// move), `llk plan` when the greedy or paper strategy gets stuck.
 pub const TILES_LEFT: u8 = 3;
 /// No solution exists, proved by the search: `llk plan` "unsolvable", `llk puzzle maze`
 /// "no path", `llk puzzle river` "unsolvable" (with `--hint`: no way across from there).
