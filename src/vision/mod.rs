@@ -352,6 +352,11 @@ fn choose(
     }
     let general = read_one(ReaderChoice::General, frame, at);
     match (legacy, general) {
+        // The legacy chain's doubts stand where the stage reader's sure reading of the same
+        // cells differs from it there only ([`verdict::differs_only_where_doubted`]).
+        (Ok(l), Ok(g)) if is_sure(&g) && verdict::differs_only_where_doubted(&l, &g) => {
+            (Ok(l), ReaderChoice::Auto)
+        }
         (_, Ok(g)) if is_sure(&g) => (Ok(g), ReaderChoice::General),
         (Ok(l), _) => (Ok(l), ReaderChoice::Auto),
         (Err(_), Ok(g)) => (Ok(g), ReaderChoice::Auto),

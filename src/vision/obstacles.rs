@@ -54,14 +54,14 @@ fn frameless_group(
             c[ch] = *column.select_nth_unstable_by(mid, |a, b| a.total_cmp(b)).1;
         }
     }
-    let off = |f: &Frame| {
+    let mean_dist = |f: &Frame| {
         f.iter()
             .zip(&common)
             .map(|(a, b)| colour_dist(*a, *b))
             .sum::<f32>()
             / common.len() as f32
-            > cfg.face_clean
     };
+    let off = |f: &Frame| mean_dist(f) > cfg.face_clean;
     if sample.iter().filter(|f| off(f)).count() * 4 > sample.len() {
         return None;
     }
@@ -82,20 +82,27 @@ fn frameless_group(
             continue;
         }
         let (mut cells, mut lacking) = (0, 0);
+        let mut apart = Vec::new();
         for (k, _) in group.iter().enumerate().filter(|&(_, &h)| h == g) {
+            let f = frame_of(k)?;
             cells += 1;
-            lacking += (k == k0 || off(&frame_of(k)?)) as usize;
+            lacking += (k == k0 || off(&f)) as usize;
+            apart.push(mean_dist(&f));
         }
         if lacking * 2 > cells {
-            bare.push(g);
+            bare.push((g, pixels::median(apart)));
         }
     }
     // A frame is what different pictures share: cells of one picture share everything.
-    let frameless = (bare.len() == 1 && framed_types >= 2).then(|| bare[0]);
+    let frameless = (bare.len() == 1 && framed_types >= 2).then(|| bare[0].0);
     let framed = (0..ng)
-        .map(|g| first[g] != usize::MAX && !bare.contains(&g))
+        .map(|g| first[g] != usize::MAX && bare.iter().all(|b| b.0 != g))
         .collect();
-    Some(FrameVerdict { frameless, framed })
+    Some(FrameVerdict {
+        frameless,
+        framed,
+        bare,
+    })
 }
 
 /// What the frame the board's cells share says of its groups ([`frameless_group`]).
@@ -104,6 +111,8 @@ struct FrameVerdict {
     frameless: Option<usize>,
     /// Per group: whether its cells mostly show it.
     framed: Vec<bool>,
+    /// The groups whose cells mostly lack it, each with its cells' median distance from it.
+    bare: Vec<(usize, f32)>,
 }
 
 /// What [`obstacle_groups`] finds of a board's groups.
@@ -175,6 +184,24 @@ pub(crate) fn obstacle_groups(
         return verdict(vec![g], far_cells, agreed);
     }
     if odd_ones.len() == 1 {
+        // Where the board's cells share a frame and other groups that show their face
+        // lack it too (pictures that run into the band along a small tile's sides), a
+        // group whose frame lies no farther off than theirs is a tile whose picture also
+        // fills its corners ([`ReaderConfig::covered_face_frame_ratio`]).
+        let g = odd_ones[0];
+        let spared = frame.as_ref().is_some_and(|f| {
+            let own = f.bare.iter().find(|b| b.0 == g).map(|b| b.1);
+            let others = f
+                .bare
+                .iter()
+                .filter(|b| b.0 != g)
+                .map(|b| b.1)
+                .fold(f32::NEG_INFINITY, f32::max);
+            own.is_some_and(|d| d <= others * cfg.covered_face_frame_ratio)
+        });
+        if spared {
+            return verdict(Vec::new(), far_cells, false);
+        }
         return verdict(odd_ones, far_cells, false);
     }
     // Several faceless groups: Ele.me's food fills its tiles to three corners (every tile
@@ -230,6 +257,52 @@ pub(crate) fn face_shares(pics: &[&Picture], tol: f32) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Twelve groups of two on a board whose cells share a frame: groups `bare` lack it
+    /// (their frames this far off the shared one), and group 11 also hides the face in its
+    /// corners.
+    fn twelve_groups(bare: &[(usize, f32)]) -> ObstacleVerdict {
+        let face = [230.0, 225.0, 210.0];
+        let tile = CellFeatures::with_body([face, face, [40.0, 120.0, 60.0], face]);
+        let covered = CellFeatures::with_body([
+            [40.0, 120.0, 60.0],
+            [200.0, 60.0, 40.0],
+            [200.0, 60.0, 40.0],
+            [40.0, 120.0, 60.0],
+        ]);
+        let group: Vec<usize> = (0..24).map(|k| k / 2).collect();
+        let cells: Vec<&CellFeatures> = group
+            .iter()
+            .map(|&g| if g == 11 { &covered } else { &tile })
+            .collect();
+        let shared: Frame = [[120.0, 110.0, 90.0]; 4 * cells::FRAME_STRIPS];
+        let frame_of = |k: usize| {
+            Some(match bare.iter().find(|b| b.0 == group[k]) {
+                Some(&(_, d)) => [[120.0 + d, 110.0 + d, 90.0 + d]; 4 * cells::FRAME_STRIPS],
+                None => shared,
+            })
+        };
+        obstacle_groups(&cells, &group, &frame_of, &ReaderConfig::default())
+    }
+
+    #[test]
+    fn a_picture_that_fills_its_corners_is_no_obstacle_where_other_tiles_lack_the_frame_too() {
+        // Two groups lack the frame, one of them shows its face in its corners: pictures
+        // running into the band along the sides, so the other one is a tile as well.
+        assert_eq!(
+            twelve_groups(&[(10, 25.0), (11, 26.0)]).groups,
+            Vec::<usize>::new()
+        );
+        // Far barer than the other: a stone's body, not a picture in the band.
+        assert_eq!(twelve_groups(&[(10, 18.0), (11, 27.0)]).groups, vec![11]);
+        // The corner-covering group alone lacks the frame: both tests name it.
+        let v = twelve_groups(&[(11, 26.0)]);
+        assert_eq!(v.groups, vec![11]);
+        assert!(v.agreed);
+        // No frame shared (most cells lack the common one): the corners alone name it.
+        let many = [(0, 25.0), (1, 25.0), (2, 25.0), (11, 25.0)];
+        assert_eq!(twelve_groups(&many).groups, vec![11]);
+    }
 
     /// The dark theme's case: grey stones come within 24–30 of the grey-blue face in two
     /// corners (the rough test alone passes them as tiles) but nowhere within 16, while a

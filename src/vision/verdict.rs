@@ -120,6 +120,39 @@ pub fn doubt_mixed_obstacles(frame: &RgbaImage, reading: &mut Reading, cfg: &Rea
     doubt(reading, obstacles);
 }
 
+/// Whether `sure` reads `doubting`'s board on the same lattice, with every cell empty,
+/// obstacle or tile alike, and the same types up to renaming everywhere but on the cells
+/// `doubting` is unsure of, and differs from it there: the one reader's doubt is the other's
+/// confident guess, not a confirmation. (A pair another program marks on screen, a white
+/// ring drawn over two tiles, reads to one reader as its type in doubt and to the other as
+/// a type of its own.)
+pub fn differs_only_where_doubted(doubting: &Reading, sure: &Reading) -> bool {
+    let (a, b) = (&doubting.board, &sure.board);
+    if doubting.unsure.is_empty()
+        || aligned_grids(&doubting.grid, &sure.grid) != Some((0, 0))
+        || (a.rows(), a.cols()) != (b.rows(), b.cols())
+    {
+        return false;
+    }
+    let alike = a.positions().all(|p| match (a.get(p), b.get(p)) {
+        (Cell::Tile(_), Cell::Tile(_)) => true,
+        (x, y) => x == y,
+    });
+    if !alike || a.same_up_to_renaming(b) {
+        return false;
+    }
+    let without_doubts = |board: &crate::board::Board| {
+        let mut out = board.clone();
+        for &p in &doubting.unsure {
+            if p.row < out.rows() && p.col < out.cols() {
+                out.set(p, Cell::Empty);
+            }
+        }
+        out
+    };
+    without_doubts(a).same_up_to_renaming(&without_doubts(b))
+}
+
 /// Adds `cells` to `reading`'s unsure cells (each once).
 pub fn doubt(reading: &mut Reading, cells: impl IntoIterator<Item = Pos>) {
     for p in cells {
@@ -903,6 +936,33 @@ mod tests {
             unsure: vec![Pos::new(2, 1)],
             selected: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_doubt_stands_where_the_sure_reading_differs_only_there() {
+        // The doubting reading: two marked tiles at (0,0) and (0,2) read as A, in doubt.
+        let mut doubting = reading_of(&["ABAC", "DBCD", "....", "EAEF", "GGF."]);
+        doubting.unsure = vec![Pos::new(0, 0), Pos::new(0, 2)];
+        // The sure one makes the marked pair a type of its own: differs only where doubted.
+        let mut split = reading_of(&["XBXC", "DBCD", "....", "EAEF", "GGF."]);
+        split.unsure.clear();
+        assert!(differs_only_where_doubted(&doubting, &split));
+        // The same reading confirms the doubts: nothing stands in its way.
+        let mut same = doubting.clone();
+        same.unsure.clear();
+        assert!(!differs_only_where_doubted(&doubting, &same));
+        // A difference on a cell not in doubt: the readings disagree on the board.
+        let mut other = reading_of(&["XBXC", "DBCD", "....", "EAEF", "GHF."]);
+        other.unsure.clear();
+        assert!(!differs_only_where_doubted(&doubting, &other));
+        // Obstacles on one where the other reads tiles: not the same cells read.
+        let mut stones = reading_of(&["#B#C", "DBCD", "....", "EAEF", "GGF."]);
+        stones.unsure.clear();
+        assert!(!differs_only_where_doubted(&doubting, &stones));
+        // Another lattice (a cell's offset): not the same cells.
+        let mut moved = split.clone();
+        moved.grid.origin.0 += 15.0;
+        assert!(!differs_only_where_doubted(&doubting, &moved));
     }
 
     #[test]
