@@ -340,7 +340,9 @@ fn sprite_groups(
 ///   `first`'s board, each such obstacle must also be a copy of an obstacle on it
 ///   ([`ReaderConfig::stray_stone_ratio`]);
 /// - cells `first` calls obstacles or tiles and `other` empty (or leaves off its board)
-///   show the ground where `other`'s lattice puts them: each lies as near the cells both
+///   show the ground where `other`'s lattice puts them (or, tiles of `first` on lines
+///   `other` leaves off, lack the frame the agreed tiles share, as
+///   [`padded_with_unframed_tiles`] asks: a window's menu items that pair): each lies as near the cells both
 ///   read as empty as those lie to one another (within
 ///   [`ReaderConfig::ground_apart_ratio`] times the 90th percentile of their
 ///   nearest-neighbour distances, and never less than [`ReaderConfig::same_floor`]),
@@ -464,8 +466,34 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
         // A tile's 3-D side and drop shadow fall on the cell next to it: where a
         // neighbour is a tile, the cell is also taken without the band on that side.
         let beside = |r: i64, c: i64| SIDES.map(|(dy, dx)| tile_either(r + dy, c + dx));
+        // A tile of `first` on a line `other` leaves off may instead lack the frame the
+        // agreed tiles share, as a window's menu items that pair do
+        // ([`padded_with_unframed_tiles`]): no ground, and no tile either.
+        let off_other = |r: i64, c: i64| {
+            let (rr, cc) = (r - dr, c - dc);
+            rr < 0 || cc < 0 || rr >= b.rows() as i64 || cc >= b.cols() as i64
+        };
+        let framed_tiles: Vec<(u8, Picture)> = agreed
+            .iter()
+            .filter_map(|e| pic(e.0).map(|p| (tile_sides(a, e.0 .0, e.0 .1), p)))
+            .collect();
+        let shared = common_frame(framed_tiles.iter().map(|t| &t.1));
+        let unframed_tile = |(r, c): (i64, i64)| {
+            matches!(at(a, r, c), Cell::Tile(_))
+                && off_other(r, c)
+                && framed_tiles.len() >= 4
+                && shared.as_ref().is_some_and(|f| {
+                    pic((r, c)).is_some_and(|p| {
+                        frame_distance(&p, f).min(nearest_alike_frame(
+                            &p,
+                            tile_sides(a, r, c),
+                            &framed_tiles,
+                        )) > cfg.obstacle_frame_max
+                    })
+                })
+        };
         for &(r, c) in &grounded {
-            if !ground.shows_ground((r, c), beside(r, c)) {
+            if !ground.shows_ground((r, c), beside(r, c)) && !unframed_tile((r, c)) {
                 return false;
             }
         }
