@@ -1159,10 +1159,7 @@ impl Run<'_, '_> {
                         let switched = self.learn_gravity(&board, link, &shot.seen.board);
                         self.count(first, &shot.seen.board);
                         self.adopt(&shot)?;
-                        self.dead_end_pending = dead_end(
-                            &[(self.s.gravity.current(), shot.seen.board.clone())],
-                            &rules,
-                        );
+                        self.dead_end_pending = dead_end([&shot.seen.board], &rules);
                         if !cur || switched || shot.seen.board.is_clear() {
                             // Re-planned from the board (a clear one is checked for tiles
                             // beside the locked grid first).
@@ -1192,7 +1189,8 @@ impl Run<'_, '_> {
                     Verified::Stale => {
                         self.s.replans += 1;
                         self.last_pair_pending = predictions.iter().all(|(_, b)| b.is_clear());
-                        self.dead_end_pending = dead_end(&predictions, &rules);
+                        self.dead_end_pending =
+                            dead_end(predictions.iter().map(|(_, b)| b), &rules);
                         break;
                     }
                     Verified::NoEffect(why) => return Ok(Stop::NoEffect(why)),
@@ -1581,22 +1579,13 @@ fn screen_point(frame: &Frame, grid: &Grid, cell: Pos) -> Result<(i32, i32)> {
 }
 
 /// The tiles left when every board in `boards` (a move's outcome under each gravity mode
-/// still possible) holds tiles and no two of them can be linked under `rules` with that
-/// mode: the move ends the deal.
-fn dead_end(boards: &[(Gravity, Board)], rules: &Rules) -> Option<usize> {
-    let stuck = |(g, b): &(Gravity, Board)| {
-        !b.is_clear()
-            && removable_pairs(
-                b,
-                &Rules {
-                    gravity: *g,
-                    ..*rules
-                },
-            )
-            .is_empty()
-    };
+/// still possible) holds tiles and no two of them can be linked under `rules` (a link does
+/// not depend on the gravity): the move ends the deal.
+fn dead_end<'b>(boards: impl IntoIterator<Item = &'b Board>, rules: &Rules) -> Option<usize> {
+    let boards: Vec<&Board> = boards.into_iter().collect();
+    let stuck = |b: &&Board| !b.is_clear() && removable_pairs(b, rules).is_empty();
     if !boards.is_empty() && boards.iter().all(stuck) {
-        boards.iter().map(|(_, b)| b.tile_count()).min()
+        boards.iter().map(|b| b.tile_count()).min()
     } else {
         None
     }

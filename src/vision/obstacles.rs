@@ -77,14 +77,15 @@ fn frameless_group(
         if k0 == usize::MAX {
             continue;
         }
-        if !off(&frame_of(k0)?) {
+        let f0 = frame_of(k0)?;
+        if !off(&f0) {
             framed_types += 1;
             continue;
         }
         let (mut cells, mut lacking) = (0, 0);
         let mut apart = Vec::new();
         for (k, _) in group.iter().enumerate().filter(|&(_, &h)| h == g) {
-            let f = frame_of(k)?;
+            let f = if k == k0 { f0 } else { frame_of(k)? };
             cells += 1;
             lacking += (k == k0 || off(&f)) as usize;
             apart.push(mean_dist(&f));

@@ -473,24 +473,25 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
             let (rr, cc) = (r - dr, c - dc);
             rr < 0 || cc < 0 || rr >= b.rows() as i64 || cc >= b.cols() as i64
         };
-        let framed_tiles: Vec<(u8, Picture)> = agreed
-            .iter()
-            .filter_map(|e| pic(e.0).map(|p| (tile_sides(a, e.0 .0, e.0 .1), p)))
-            .collect();
-        let shared = common_frame(framed_tiles.iter().map(|t| &t.1));
+        // The agreed tiles' pictures and the frame they share, described only when a
+        // cell fails the ground test.
+        let framed = std::cell::OnceCell::new();
         let unframed_tile = |(r, c): (i64, i64)| {
-            matches!(at(a, r, c), Cell::Tile(_))
-                && off_other(r, c)
-                && framed_tiles.len() >= 4
-                && shared.as_ref().is_some_and(|f| {
-                    pic((r, c)).is_some_and(|p| {
-                        frame_distance(&p, f).min(nearest_alike_frame(
-                            &p,
-                            tile_sides(a, r, c),
-                            &framed_tiles,
-                        )) > cfg.obstacle_frame_max
-                    })
-                })
+            if !matches!(at(a, r, c), Cell::Tile(_)) || !off_other(r, c) {
+                return false;
+            }
+            let (tiles, shared) = framed.get_or_init(|| {
+                let tiles: Vec<(u8, Picture)> = agreed
+                    .iter()
+                    .filter_map(|e| pic(e.0).map(|p| (tile_sides(a, e.0 .0, e.0 .1), p)))
+                    .collect();
+                let shared = common_frame(tiles.iter().map(|t| &t.1)).filter(|_| tiles.len() >= 4);
+                (tiles, shared)
+            });
+            shared.as_ref().is_some_and(|f| {
+                pic((r, c))
+                    .is_some_and(|p| lacks_shared_frame(&p, tile_sides(a, r, c), f, tiles, cfg))
+            })
         };
         for &(r, c) in &grounded {
             if !ground.shows_ground((r, c), beside(r, c)) && !unframed_tile((r, c)) {
@@ -721,9 +722,22 @@ pub fn padded_with_unframed_tiles(
         Some(f) if tiles.len() >= 4 => f,
         _ => return false,
     };
-    extra.iter().all(|(k, p)| {
-        frame_distance(p, &shared).min(nearest_alike_frame(p, *k, &tiles)) > cfg.obstacle_frame_max
-    })
+    extra
+        .iter()
+        .all(|(k, p)| lacks_shared_frame(p, *k, &shared, &tiles, cfg))
+}
+
+/// Whether `p` (a cell with tiles on `sides`) lies farther than
+/// [`ReaderConfig::obstacle_frame_max`] from both the frame `tiles` share (`shared`) and
+/// the nearest of them with tiles on the same sides: it lacks the tiles' frame.
+fn lacks_shared_frame(
+    p: &Picture,
+    sides: u8,
+    shared: &Picture,
+    tiles: &[(u8, Picture)],
+    cfg: &ReaderConfig,
+) -> bool {
+    frame_distance(p, shared).min(nearest_alike_frame(p, sides, tiles)) > cfg.obstacle_frame_max
 }
 
 /// Whether `first` reads `other`'s board with lines around it whose tiles are of types
