@@ -1484,7 +1484,9 @@ fn same_lattice(a: &Grid, b: &Grid) -> bool {
 /// gradient ground, so as a type of its own. A tile still on its way through such a cell
 /// leaves its own cell empty, so that reading is not the prediction, and the verify loop
 /// takes a prediction only once it has held still. Tiles doubted on the pair's own cells
-/// stay (a pair the game has not taken reads as tiles there, tinted when selected), and
+/// stay (a pair the game has not taken reads as tiles there, tinted when selected) unless
+/// the pair's other cell reads empty for sure (a game takes both tiles of a pair at once,
+/// and the ground laid bare can be a photo whose patch reads as a picture of its own);
 /// so do tiles doubted on cells that were empty before the move (the reader saw them
 /// for sure: [`Run::empty_stays_empty`] has already emptied the ones it doubted).
 /// Unless `settled_game` (the game's animations are over), one of the pair's cells must
@@ -1508,13 +1510,18 @@ pub(super) fn emptied_as_predicted(
         // and under gravity the cells its tiles fell from).
         let clear = |q: Pos| p.get(q) == Cell::Empty;
         let fell_from = |q: Pos| q != link.a && q != link.b && before.get(q).is_tile();
+        let seen_empty =
+            |q: Pos| clear(q) && !seen.unsure.contains(&q) && seen.board.get(q) == Cell::Empty;
+        // A game takes a pair's two tiles at once: where one of its cells reads empty for
+        // sure, a picture doubted on the other is the ground the removal laid bare (a
+        // photo's patch, a picture of a type of its own), not the pair still standing.
+        let partner_gone =
+            |q: Pos| (q == link.a && seen_empty(link.b)) || (q == link.b && seen_empty(link.a));
         let doubts_fit = seen.unsure.iter().all(|&u| {
             let tile = seen.board.get(u).is_tile();
-            (clear(u) && (!tile || fell_from(u))) || (tile && p.get(u).is_tile())
+            (clear(u) && (!tile || fell_from(u) || partner_gone(u))) || (tile && p.get(u).is_tile())
         });
-        let one_seen_empty = [link.a, link.b]
-            .iter()
-            .any(|q| clear(*q) && !seen.unsure.contains(q) && seen.board.get(*q) == Cell::Empty);
+        let one_seen_empty = [link.a, link.b].iter().any(|q| seen_empty(*q));
         if !(doubts_fit && (one_seen_empty || settled_game)) {
             continue;
         }

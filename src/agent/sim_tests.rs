@@ -914,6 +914,22 @@ fn a_pair_left_standing_by_a_lost_click_is_not_taken_for_removed() {
     }
 }
 
+#[test]
+fn a_lone_picture_doubted_on_a_pair_cell_is_ground_when_its_partner_reads_empty() {
+    // A photo ground: the patch one cell of the removed pair lays bare reads as a picture
+    // of its own (a type of one tile, doubted) while the other cell reads empty.
+    let (_, eyes) = clears_despite(Gravity::None, "photo patch", |sim| LeafInPair {
+        sim,
+        after: 2,
+        both: false,
+        fallen: false,
+        picture: Cell::Tile(b'@'),
+        before: None,
+        leaves: Vec::new(),
+    });
+    assert_eq!(eyes.leaves.len(), 1, "the patch was never read");
+}
+
 /// Eyes that, from the moment `after` pairs are gone, read one cell emptied before then as
 /// an unsure stone on the locked grid (the ground there looks like nothing the reader
 /// knows: a photo's leaf, a neighbour's 3-D side over a photo).

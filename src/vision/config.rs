@@ -323,6 +323,24 @@ pub struct ReaderConfig {
     /// deal), so each cell is also compared with the agreed tiles whose neighbours are
     /// tiles on the same sides.
     pub obstacle_frame_max: f32,
+    /// Cells one reading calls obstacles or ground and another, on the same grid, a tile
+    /// type are also tiles when, in each of them, at least this share of the inner pixels
+    /// shows the tiles' face (the commonest colour inside the agreed tiles, within
+    /// [`ReaderConfig::face_pixel_tol`] in every channel) while the cells both read as
+    /// empty show less of it: a tile set prints every symbol on one face, and a symbol
+    /// that runs to the tile's edges (leaves, stalks, a picture into the corners) moves
+    /// the frame test ([`ReaderConfig::obstacle_frame_max`]) but still leaves the face
+    /// between its strokes. Measured with the truth's cells: every tile type of the
+    /// rendered fixtures 0..400 shows 0.30 or more (10232 types of frames), of a tkinter
+    /// Shisen-Sho with tiles drawn edge to edge 0.40 or more (its symbols that run to the
+    /// edges 5–23 off the shared frame); the rendered obstacles at most 0.13 (428 cells,
+    /// the dark theme's grey stones beside a grey-blue face the highest). KShisen's painted
+    /// faces show 0.0 of the commonest colour and are left to the frame test.
+    pub contested_face_share: f32,
+    /// How near the face colour (in every channel) a pixel counts as showing the face, for
+    /// [`ReaderConfig::contested_face_share`]: JPEG noise and anti-aliased strokes stay
+    /// within it on the rendered fixtures at quality 60 and up.
+    pub face_pixel_tol: f32,
     /// A group whose face corners all miss the face (`vision::obstacles`), on a board whose
     /// cells share a frame, is a tile and no obstacle when other groups lack that frame too
     /// and its cells' median distance from it is at most this many times the farthest of
@@ -506,6 +524,8 @@ impl Default for ReaderConfig {
             max_obstacle_looks: 2,
             obstacle_frame_max: 4.0,
             covered_face_frame_ratio: 1.2,
+            contested_face_share: 0.25,
+            face_pixel_tol: 24.0,
             ring_min_inside: 0.5,
             ground_apart_ratio: 2.5,
             overhang_share: 0.4,

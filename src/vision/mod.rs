@@ -16,6 +16,7 @@ pub mod calibrate;
 pub mod cells;
 pub mod config;
 pub mod extent;
+mod face;
 pub mod grid;
 mod ground;
 pub mod ground_memory;

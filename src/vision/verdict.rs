@@ -7,6 +7,7 @@
 //! hardly any tiles shows no board. Each refusal says what was counted.
 
 use super::config::ReaderConfig;
+use super::face;
 use super::ground::{describe_beside, GroundTest, SIDES};
 use super::pictures::{
     common_frame, describe, distance, frame_distance, single_linkage, spanning_tree, Picture,
@@ -414,7 +415,16 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
     };
     let trimmed_pic = cell_on(*ga, (0, 0));
     let pic = |cell: (i64, i64)| trimmed_pic(cell, None);
+    // The cells both read as empty, over both boards and a ring of one cell around.
+    let both_empty = || -> Vec<(i64, i64)> {
+        (r0 - 1..r1 + 1)
+            .flat_map(|r| (c0 - 1..c1 + 1).map(move |c| (r, c)))
+            .filter(|&(r, c)| at(a, r, c) == Cell::Empty && at(b, r - dr, c - dc) == Cell::Empty)
+            .collect()
+    };
     if !contested.is_empty() {
+        let agreed_cells: Vec<(i64, i64)> = agreed.iter().map(|e| e.0).collect();
+        let contested_cells = contested.clone();
         // Which of a cell's four neighbours `other` reads as tiles: a tile's ring takes in
         // its neighbours' 3-D sides and shadows, or the ground's where it has none.
         let sides = |(r, c): (i64, i64)| tile_sides(b, r - dr, c - dc);
@@ -446,16 +456,21 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
                 .map(|(k, p)| nearest_alike_frame(p, *k, &agreed))
                 .collect(),
         );
-        if stray.min(stray_alike) > cfg.obstacle_frame_max {
+        if stray.min(stray_alike) > cfg.obstacle_frame_max
+            && !show_the_face(
+                frame,
+                ga,
+                &agreed_cells,
+                &contested_cells,
+                &both_empty(),
+                cfg,
+            )
+        {
             return false;
         }
     }
     if !grounded.is_empty() || !stoned.is_empty() || !stray.is_empty() {
-        // The cells both read as empty, over both boards and a ring of one cell around.
-        let empties: Vec<(i64, i64)> = (r0 - 1..r1 + 1)
-            .flat_map(|r| (c0 - 1..c1 + 1).map(move |c| (r, c)))
-            .filter(|&(r, c)| at(a, r, c) == Cell::Empty && at(b, r - dr, c - dc) == Cell::Empty)
-            .collect();
+        let empties = both_empty();
         // Judged where `other` puts those cells: on a lattice a few pixels off the
         // tiles' (within the 0.3 of a cell `aligned` allows), `first`'s cells past the
         // board take in the last tiles' edges and show no ground there.
@@ -582,6 +597,44 @@ pub fn replaces(first: &Reading, other: &Reading, frame: &RgbaImage, cfg: &Reade
         }
     }
     true
+}
+
+/// Whether every one of `cells` shows the face the `tiles` share, at least
+/// [`ReaderConfig::contested_face_share`] of its inner pixels, while the `empties` (in
+/// their median, where any lies whole in the frame) show less: cells of `grid` (row,
+/// column), which may lie past its board. With fewer than four tiles whole in the frame
+/// there is no face to tell.
+fn show_the_face(
+    frame: &RgbaImage,
+    grid: &Grid,
+    tiles: &[(i64, i64)],
+    cells: &[(i64, i64)],
+    empties: &[(i64, i64)],
+    cfg: &ReaderConfig,
+) -> bool {
+    let (fw, fh) = (frame.width() as f32, frame.height() as f32);
+    let whole = |&(r, c): &(i64, i64)| {
+        let (x, y, w, h) = grid.cell_rect(r as i32, c as i32);
+        (x >= 0.0 && y >= 0.0 && x + w <= fw && y + h <= fh).then_some((x, y, w, h))
+    };
+    let rects: Vec<_> = tiles.iter().filter_map(whole).collect();
+    if rects.len() < 4 {
+        return false;
+    }
+    let Some(face) = face::face_colour(frame, &rects, cfg.inset) else {
+        return false;
+    };
+    let share = |rect| face::face_share(frame, rect, cfg.inset, face, cfg.face_pixel_tol);
+    let shows = |p: &(i64, i64)| {
+        whole(p)
+            .and_then(share)
+            .is_some_and(|s| s >= cfg.contested_face_share)
+    };
+    if !cells.iter().all(shows) {
+        return false;
+    }
+    let ground: Vec<f32> = empties.iter().filter_map(whole).filter_map(share).collect();
+    ground.is_empty() || median(ground) < cfg.contested_face_share
 }
 
 /// Where `other`'s board lies inside `first`'s, a smaller board on the same lattice
