@@ -97,8 +97,10 @@ llk_display() {
 
 # kshisen exits at once without a D-Bus session bus (dbus-run-session, from dbus-x11);
 # xdotool clicks, xwd (x11-apps) captures a window independently of llk, xwininfo/xprop
-# (x11-utils) find it; the xshisen scripts read captures with python3's numpy and pillow.
-LLK_GAME_PACKAGES="kshisen xshisen dbus-x11 xdotool x11-apps x11-utils python3-numpy python3-pil"
+# (x11-utils) find it; the xshisen scripts read captures with python3's numpy and pillow;
+# shisensho (a tkinter game from PyPI, see llk_shisensho_game) runs on the system's python3
+# with tk and pillow's ImageTk, and pip fetches it.
+LLK_GAME_PACKAGES="kshisen xshisen dbus-x11 xdotool x11-apps x11-utils python3-numpy python3-pil python3-tk python3-pil.imagetk python3-pip"
 
 # Install the packages named in $@ that dpkg does not list as installed (apt-get, with sudo
 # when not root), as one step (see llk_step); nothing to install runs nothing and prints
@@ -130,6 +132,30 @@ llk_apt_install() {
 # The games the live tests drive (KShisen binary: /usr/games/kshisen, not on PATH).
 llk_install_games() {
     llk_apt_ensure $LLK_GAME_PACKAGES
+}
+
+# shisensho 0.9.12, a Shisen-Sho in Python and tkinter from PyPI (fixtures/shisensho):
+# fetched once with the system's pip into llk's cache folder, checked against its sha256,
+# unpacked. Prints the game's package folder (what scripts/shisensho_harness.py runs).
+LLK_SHISENSHO_SHA256=5957749c0342976b2465329e01820f537b4239d7885cd33ccef9fdd19639105a
+llk_shisensho_game() {
+    local cache="${LLK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/llk}/games"
+    local tgz="$cache/shisensho-0.9.12.tar.gz"
+    if [ ! -f "$cache/shisensho-0.9.12/shisensho/window.py" ]; then
+        mkdir -p "$cache" || return 1
+        [ -f "$tgz" ] || /usr/bin/python3 -m pip download --quiet --disable-pip-version-check \
+            --no-deps --no-binary :all: shisensho==0.9.12 -d "$cache" >&2 || {
+            echo "llk: could not fetch shisensho 0.9.12 from PyPI" >&2
+            return 1
+        }
+        echo "$LLK_SHISENSHO_SHA256  $tgz" | sha256sum --check --quiet >&2 || {
+            echo "llk: $tgz is not shisensho 0.9.12 as published (sha256 differs)" >&2
+            rm -f "$tgz"
+            return 1
+        }
+        tar xzf "$tgz" -C "$cache" || return 1
+    fi
+    echo "$cache/shisensho-0.9.12/shisensho"
 }
 
 # The Python that the game scripts run: the first of `python3` and the system's
