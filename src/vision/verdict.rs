@@ -330,8 +330,11 @@ fn sprite_groups(
 ///   show the frame the agreed tiles share (the median of their rings' distances from the
 ///   agreed tiles' per-block median ring, or from the nearest agreed tile whose four
 ///   neighbours are tiles on the same sides, is at most
-///   [`ReaderConfig::obstacle_frame_max`]): tiles of a set share one frame, obstacles and
-///   the ground are drawn without it;
+///   [`ReaderConfig::obstacle_frame_max`]), or each show the face the agreed tiles share
+///   between their strokes where the cells both read as empty do not
+///   ([`ReaderConfig::contested_face_share`]): tiles of a set share one frame and one
+///   face, obstacles and the ground are drawn without them, and a symbol that runs to the
+///   tile's edges moves the frame but leaves the face;
 /// - a type of `first` that `other` splits in two holds two sprites: every picture of one
 ///   part is farther from the other part than from its nearest twin of `other`'s type
 ///   (which may lie among the cells `first` did not call tiles), and at least
