@@ -25,12 +25,22 @@ use image::RgbaImage;
 const GROUND_TOL: f32 = 10.0;
 
 /// The widest a link line may be, as a share of the pitch across it: the band of the run's
-/// colour straight across the line, measured at a quarter, half and three quarters of its
-/// length. Link lines drawn by games measured 0.03–0.18 of a pitch (KShisen's at every
-/// size from 5 px at a 28 px pitch to 10 px at 74 px, the bundled game's). A tile face of
+/// colour straight across the line, measured at [`LINK_SAMPLES`] points along it. Link
+/// lines drawn by games measured 0.03–0.18 of a pitch (KShisen's at every size from 5 px at
+/// a 28 px pitch to 10 px at 74 px, the bundled game's). A tile face of
 /// one flat colour (a dark jade face) can give a run that crosses a faint seam and has other
 /// colours a third of a pitch to its sides, yet its band is the face's height: 0.32–0.50.
 const LINK_BAND_MAX: f32 = 0.25;
+
+/// Points along a run where its band is measured ([`LINK_BAND_MAX`]) and its sides
+/// sampled: evenly spaced, the ends left out. A run counts as a line where its sides differ
+/// from it at most of them, and its band is thin at all but [`LINK_THICK_SAMPLES`]: over a
+/// photo ground the line passes dark patches of the picture that touch it at a point or
+/// two, which a flat bar or face of the line's colour is not thin anywhere.
+const LINK_SAMPLES: i64 = 7;
+
+/// See [`LINK_SAMPLES`].
+const LINK_THICK_SAMPLES: usize = 1;
 
 /// Where across each centre line the scan runs, as shares of the pitch: the centre itself,
 /// and either side of it. Games draw a link through the faces' centres, and a lattice found
@@ -294,16 +304,18 @@ fn scan(
                 .count() as i64
         };
         let mut sides_differ = 0;
-        let thin = [1, 2, 3].iter().all(|&k| {
-            let m = a + (b - a) * k / 4;
+        let mut thick = 0;
+        for k in 1..=LINK_SAMPLES {
+            let m = a + (b - a) * k / (LINK_SAMPLES + 1);
             let ok = |s: i64| {
                 let (x, y) = side(m, s * off);
                 px(x, y).is_none_or(|p| colour_dist(p, c) > 40.0)
             };
             sides_differ += (ok(-1) && ok(1)) as usize;
-            band(m, -1) + band(m, 1) < band_max
-        });
-        thin && sides_differ >= 2
+            thick += (band(m, -1) + band(m, 1) >= band_max) as usize;
+        }
+        thick <= LINK_THICK_SAMPLES
+            && sides_differ * 2 > LINK_SAMPLES as usize
             && (!ring || {
                 // In the ring, one ground on both sides at the middle, just past the line's
                 // band (a link there runs over background, and can run as near the tiles'
@@ -450,6 +462,27 @@ mod tests {
             (line || mark).then(red).flatten()
         });
         assert_found_at(&img, &grid, "column 1");
+    }
+
+    /// A link down a column over ground whose picture has a dark patch of the line's own
+    /// colour touching it at one point (a photo's shadow beside an emptied cell) is still
+    /// found: everywhere else along it the line is thin and its sides differ from it; a
+    /// patch as long as the run leaves it thick all along, and no link.
+    #[test]
+    fn a_link_touched_by_a_patch_of_its_colour_at_one_point_is_found() {
+        // From the centre of (0, 1) (x 100, y 60) to the centre of (2, 1) (y 140); the patch
+        // spans x 103..125 for 8 px around y 118, where the run is sampled.
+        let line = |x: u32, y: u32| (60..141).contains(&y) && (97..103).contains(&x);
+        let (img, grid) = board_frame(|x, y| {
+            let patch = (114..123).contains(&y) && (103..125).contains(&x);
+            (line(x, y) || patch).then(red).flatten()
+        });
+        assert_found_at(&img, &grid, "column 1");
+        let (wide, grid) = board_frame(|x, y| {
+            let patch = (60..141).contains(&y) && (103..125).contains(&x);
+            (line(x, y) || patch).then(red).flatten()
+        });
+        assert_eq!(find_link_line(&wide, &grid), None);
     }
 
     /// In the ring beside the board a run is a link only where it turns at both ends
