@@ -9,9 +9,11 @@ python3-pil.imagetk.
 """
 import sys, json, os, random
 GAME = os.environ['SHS_GAME']
+# The state's path is taken before the game's own folder becomes the working one (the game
+# opens its data files by relative paths).
+STATE = os.path.abspath(os.environ['SHS_STATE'])
 sys.path.insert(0, GAME); os.chdir(GAME)
 seed = int(os.environ.get('SHS_SEED', '0')); random.seed(seed)
-STATE = os.environ['SHS_STATE']
 import configShisen as CS
 _load = CS.configShisen.load
 def load(item):
