@@ -331,15 +331,16 @@ pub struct ReaderConfig {
     /// that runs to the tile's edges (leaves, stalks, a picture into the corners) moves
     /// the frame test ([`ReaderConfig::obstacle_frame_max`]) but still leaves the face
     /// between its strokes. Measured with the truth's cells: every tile type of the
-    /// rendered fixtures 0..400 shows 0.30 or more (10232 types of frames), of a tkinter
-    /// Shisen-Sho with tiles drawn edge to edge 0.40 or more (its symbols that run to the
-    /// edges 5–23 off the shared frame); the rendered obstacles at most 0.13 (428 cells,
-    /// the dark theme's grey stones beside a grey-blue face the highest). KShisen's painted
-    /// faces show 0.0 of the commonest colour and are left to the frame test.
+    /// rendered fixtures 0..400 shows 0.30 or more (10232 types of frames), of a game whose
+    /// tiles are drawn edge to edge 0.40 or more (346 types of 29 deals; the cells whose
+    /// symbols run to the edges measured 4.4–22.9 from the shared frame); the rendered
+    /// obstacles at most 0.13 (428 cells, the dark theme's grey stones beside a grey-blue
+    /// face the highest). Painted faces (a tile set whose every face is a different
+    /// picture) show little of any one colour and are left to the frame test.
     pub contested_face_share: f32,
     /// How near the face colour (in every channel) a pixel counts as showing the face, for
-    /// [`ReaderConfig::contested_face_share`]: JPEG noise and anti-aliased strokes stay
-    /// within it on the rendered fixtures at quality 60 and up.
+    /// [`ReaderConfig::contested_face_share`]: the rendered fixtures' tile types, JPEGs of
+    /// quality 60 and up among them, all show 0.30 or more of their face within it.
     pub face_pixel_tol: f32,
     /// A group whose face corners all miss the face (`vision::obstacles`), on a board whose
     /// cells share a frame, is a tile and no obstacle when other groups lack that frame too
