@@ -7,7 +7,7 @@ usage: SHS_GAME=DIR shisensho_drive.py DISPLAY OUTDIR SEED DIM TAG   (DIM e.g. 1
 """
 import sys, os, json, time, subprocess, random, signal
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kshisen_drive import capture
+from kshisen_drive import capture, geometry
 from PIL import Image
 disp, out, seed, dim, tag = sys.argv[1:6]
 seed = int(seed); os.makedirs(out, exist_ok=True)
@@ -32,13 +32,6 @@ time.sleep(1.0)
 wid = sh('xdotool', 'search', '--name', 'Shisen Sho').split()
 wid = [w for w in wid if 'Shisen' in sh('xdotool', 'getwindowname', w)
        and 'IsViewable' in sh('xwininfo', '-id', w)][-1]
-def winpos():
-    g = {}
-    for line in sh('xwininfo', '-id', wid).splitlines():
-        line = line.strip()
-        for k, n in (('Absolute upper-left X:', 'x'), ('Absolute upper-left Y:', 'y')):
-            if line.startswith(k): g[n] = int(line.split(':')[1])
-    return g['x'], g['y']
 rnd = random.Random(seed * 7 + 1)
 def cell_abs(st, r, c):
     (tw, th), (ox, oy), (cx, cy) = st['tile_size'], st['offset'], st['canvas_root']
@@ -49,7 +42,7 @@ def click(st, r, c):
     # the pointer stays off the board between clicks (no hover state here, but keep frames clean)
 letters = {}
 def truth(st, kind, name, pair=None):
-    wx, wy = winpos()
+    g = geometry(wid); wx, wy = g['x'], g['y']
     (tw, th), (ox, oy), (cx, cy) = st['tile_size'], st['offset'], st['canvas_root']
     names = sorted({n for row in st['cells'] for n in row if n})
     for n in names:
