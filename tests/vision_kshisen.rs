@@ -240,13 +240,62 @@ fn xshisen_frames_read_exactly() {
 /// Frames of a tkinter Shisen-Sho from PyPI (`shisensho`: tiles drawn edge to edge, their
 /// symbols running to the tiles' edges, over a photo that covers part of the board) by the
 /// stage reader: full deals whose bamboo symbols the legacy chain took for obstacles or
-/// ground, sure (the default reader's check is below).
+/// ground, sure (the default reader's check is below); mid-game boards whose emptied cells
+/// show patches of the photo (no twin, no frame, no face: ground), one whose bamboo tiles
+/// the obstacle tests named (their face shows between the sticks), and one on which the
+/// pitch fitted from the pairs parted a type of four. Known failures: the mid-game boards
+/// read exactly on the grid found but not on that grid given, where the photo patches stay
+/// lone pictures, unsure (the live bot grounds them by the cells it saw emptied); and a
+/// mid-game board whose first column holds one tile, an eight of bamboo whose twin lies
+/// inside: the extent leaves that column out and takes an emptied row in, and the twin
+/// inside reads as a lone picture, unsure.
 #[test]
 fn shisensho_frames_read_exactly() {
     assert_known_failures(
         "fixtures/shisensho",
-        &[],
+        &[
+            "shs-a-10x4-s11-mid05",
+            "shs-a-10x4-s12-mid07",
+            "shs-b-14x6-s23-mid05",
+            "shs-d-14x6-s91-mid24",
+        ],
         "shisensho frames that do not read exactly",
+    );
+}
+
+/// The default reader on fixtures/shisensho, from scratch (no grid given): the frames it
+/// does not read exactly or reads unsure, by name (the one in
+/// shisensho_frames_read_exactly whose extent leaves a column out).
+#[test]
+fn shisensho_frames_read_exactly_from_scratch() {
+    use llk::vision::{read_with, ReaderChoice};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut missed = Vec::new();
+    for f in truth_files(&root.join("fixtures/shisensho")) {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        let png = f.to_string_lossy().replace(".truth.json", ".png");
+        let img = load_image(Path::new(&png)).unwrap();
+        let want = board_of(&v);
+        let exact = read_with(ReaderChoice::Auto, &img, &Hints::default()).is_ok_and(|r| {
+            r.unsure.is_empty()
+                && (want.rows(), want.cols()) == (r.board.rows(), r.board.cols())
+                && want
+                    .renaming_mismatches(&r.board)
+                    .is_some_and(|m| m.is_empty())
+        });
+        if !exact {
+            missed.push(
+                f.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace(".truth.json", ""),
+            );
+        }
+    }
+    assert_eq!(
+        missed,
+        ["shs-d-14x6-s91-mid24"],
+        "shisensho frames the default reader does not read exactly"
     );
 }
 
