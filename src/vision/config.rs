@@ -138,26 +138,6 @@ pub struct ReaderConfig {
     /// 1640; KShisen heldout26–28: 3911), none lies within 3 of the shared frame at 2 times
     /// or more; the nearest, on a dark noise ground, 1.1 from it and nearer the ground's.
     pub blank_shared_ratio: f32,
-    /// A lone picture (no twin, no type's shape) on a grid found in the frame is ground
-    /// when its frame lies at least this far from the frame the board's tiles share (the
-    /// same median block difference as [`ReaderConfig::tile_frame_exact`]) and
-    /// [`ReaderConfig::lone_frame_ratio`] times the paired pictures' median distance from
-    /// it: the ground a game laid bare, a different patch of a photo in every emptied
-    /// cell. Measured with the stage reader's looks: photo patches in cells emptied on a
-    /// tkinter Shisen-Sho whose tiles are drawn edge to edge, 41–141 from the tiles'
-    /// frame (1131 grounded over 156 frames, whose paired pictures' medians ran 3.2 typical,
-    /// 6.2 at the 90th percentile); KShisen's tiles tinted by a selection 13.7–111.7, kept
-    /// by their types' shapes; lone pictures with neither the frame nor a shape on
-    /// fixtures/xshisen under 40 (a stippled selection 39.7). On fixtures/kshisen,
-    /// fixtures/xshisen and llk-real the rule grounds 73, 19 and 174 cells of the looks
-    /// and changes no default reading (the stage reader's: one late xshisen frame with a
-    /// selection, unsure before, refused after).
-    pub lone_frame_apart: f32,
-    /// See [`ReaderConfig::lone_frame_apart`]: where the board's tiles are painted pictures
-    /// with no frame in common (the paired pictures' median distance from their median
-    /// frame 43–47 on KShisen's alphabet set on a photo), a lone picture must stand this
-    /// many times further off than they do.
-    pub lone_frame_ratio: f32,
     /// Two lone pictures are no pair of tiles (one of them tinted) when either's frame lies
     /// this many times nearer a ground cell's frame than the frame the tiles share.
     /// Measured on the KShisen sets with truth: the pairs read right lie 0–28 from the
@@ -237,7 +217,13 @@ pub struct ReaderConfig {
     /// four grounds): 0.0 from its type (one sprite, drawn pixel for pixel), 8.5–17.6 from
     /// the next.
     pub stipple_join_ratio: f32,
-    /// A board needs at least this many tiles read, else the frame shows no board.
+    /// A board found in the frame (no grid given, no rows or columns hinted) needs at least
+    /// this many tiles read, else the frame shows no board: a lattice found from a few
+    /// tiles is thin evidence. Measured with truth cells: no board frame of the rendered
+    /// fixtures 0..400, 7000..7300 and 9100..9400, fixtures/kshisen or llk-real holds six
+    /// tiles or fewer (fixtures/xshisen one, a live end game read on its locked grid); of
+    /// 39 frames of a tkinter Shisen-Sho holding six or fewer, none read exactly, and four
+    /// read sure and wrong on a lattice of half-tile cells (two to four tiles read).
     pub min_tiles: usize,
     /// Share of tiles that may be unpaired (odd or lone pictures) before the frame is judged
     /// `not-lianliankan` (most pictures have no twin: a sliding puzzle, a numbers grid).
@@ -356,9 +342,7 @@ pub struct ReaderConfig {
     /// symbols run to the edges measured 4.4–22.9 from the shared frame); the rendered
     /// obstacles at most 0.13 (428 cells, the dark theme's grey stones beside a grey-blue
     /// face the highest). Painted faces (a tile set whose every face is a different
-    /// picture) show little of any one colour and are left to the frame test. The stage
-    /// reader keeps as tiles, by the same share, a group its obstacle tests name (no block
-    /// of clean face: eight bamboo sticks to the tile's edges showed 0.78).
+    /// picture) show little of any one colour and are left to the frame test.
     pub contested_face_share: f32,
     /// How near the face colour (in every channel) a pixel counts as showing the face, for
     /// [`ReaderConfig::contested_face_share`]: the rendered fixtures' tile types, JPEGs of
@@ -520,8 +504,6 @@ impl Default for ReaderConfig {
             shadow_min: 0.5,
             blank_frame_ratio: 5.0,
             tile_frame_exact: 3.0,
-            lone_frame_apart: 40.0,
-            lone_frame_ratio: 8.0,
             blank_shared_ratio: 2.5,
             ground_frame_ratio: 5.0,
             selected_frame_gap: 10.0,
@@ -534,7 +516,7 @@ impl Default for ReaderConfig {
             stipple_cover: 0.8,
             stipple_contrast: 0.4,
             stipple_join_ratio: 2.5,
-            min_tiles: 4,
+            min_tiles: 6,
             max_unpaired_share: 0.4,
             max_unpaired: 2,
             obstacle_crowd: 2.5,

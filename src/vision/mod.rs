@@ -251,6 +251,19 @@ pub fn read_auto(
     at: Target,
 ) -> (Result<Reading, ReadError>, ReaderChoice) {
     let (mut got, who) = choose(choice, frame, at);
+    // A board found without hints needs [`ReaderConfig::min_tiles`], whichever reader
+    // found it: a lattice found from a few tiles is thin evidence.
+    if let (Ok(r), Target::Find(h)) = (&got, at) {
+        let cfg = ReaderConfig::default();
+        let tiles = r.board.cells().iter().filter(|c| c.is_tile()).count();
+        if h.rows.is_none() && h.cols.is_none() && tiles < cfg.min_tiles {
+            got = Err(ReadError::NoBoard(format!(
+                "{tiles} tiles in the {}x{} grid found (need {} to trust a grid found \
+                 from them)",
+                r.grid.rows, r.grid.cols, cfg.min_tiles
+            )));
+        }
+    }
     if let Ok(r) = &mut got {
         if let Target::Find(h) = at {
             verdict::drop_foreign_edge(r, h.rows.is_some(), h.cols.is_some());
