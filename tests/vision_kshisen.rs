@@ -164,14 +164,24 @@ fn check(truth_path: &Path) -> Result<String, String> {
     Ok(format!("{}x{} exact", rows, cols))
 }
 
+/// A truth file's frame name (its file name without `.truth.json`).
+fn truth_name(f: &Path) -> String {
+    f.file_name()
+        .unwrap()
+        .to_string_lossy()
+        .replace(".truth.json", "")
+}
+
+/// Whether `got` is the `want` board: same size, cells equal up to a renaming of types.
+fn same_board(want: &Board, got: &Board) -> bool {
+    (want.rows(), want.cols()) == (got.rows(), got.cols())
+        && want.renaming_mismatches(got).is_some_and(|m| m.is_empty())
+}
+
 fn run(dir: &Path) -> Vec<String> {
     let mut failed = Vec::new();
     for f in truth_files(dir) {
-        let name = f
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .replace(".truth.json", "");
+        let name = truth_name(&f);
         match check(&f) {
             Ok(note) => println!("{name:45} ok: {note}"),
             Err(e) => {
@@ -271,20 +281,10 @@ fn shisensho_frames_read_exactly_from_scratch() {
         let png = f.to_string_lossy().replace(".truth.json", ".png");
         let img = load_image(Path::new(&png)).unwrap();
         let want = board_of(&v);
-        let exact = read_with(ReaderChoice::Auto, &img, &Hints::default()).is_ok_and(|r| {
-            r.unsure.is_empty()
-                && (want.rows(), want.cols()) == (r.board.rows(), r.board.cols())
-                && want
-                    .renaming_mismatches(&r.board)
-                    .is_some_and(|m| m.is_empty())
-        });
+        let exact = read_with(ReaderChoice::Auto, &img, &Hints::default())
+            .is_ok_and(|r| r.unsure.is_empty() && same_board(&want, &r.board));
         if !exact {
-            missed.push(
-                f.file_name()
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace(".truth.json", ""),
-            );
+            missed.push(truth_name(&f));
         }
     }
     assert_eq!(
@@ -334,11 +334,7 @@ fn live_failures(dir: &str) -> Vec<String> {
         if kind != "board" && kind != "animation" {
             continue;
         }
-        let name = f
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .replace(".truth.json", "");
+        let name = truth_name(&f);
         let png = f.to_string_lossy().replace(".truth.json", ".png");
         let img = load_image(Path::new(&png)).unwrap();
         let want = board_of(&v);
@@ -402,20 +398,9 @@ fn default_reader_confident_misreadings_are_the_known_ones() {
         let Ok(r) = read_with(ReaderChoice::Auto, &img, &Hints::default()) else {
             continue;
         };
-        let exact = v.get("cells").is_some() && {
-            let want = board_of(&v);
-            (want.rows(), want.cols()) == (r.board.rows(), r.board.cols())
-                && want
-                    .renaming_mismatches(&r.board)
-                    .is_some_and(|m| m.is_empty())
-        };
+        let exact = v.get("cells").is_some() && same_board(&board_of(&v), &r.board);
         if is_sure(&r) && !exact {
-            wrong.push(
-                f.file_name()
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace(".truth.json", ""),
-            );
+            wrong.push(truth_name(&f));
         }
     }
     // None known. A 30x16 board of light faces on the plain light ground

@@ -255,7 +255,7 @@ pub fn read_auto(
     // found it: a lattice found from a few tiles is thin evidence.
     if let (Ok(r), Target::Find(h)) = (&got, at) {
         let cfg = ReaderConfig::default();
-        let tiles = r.board.cells().iter().filter(|c| c.is_tile()).count();
+        let tiles = r.board.tile_count();
         if h.rows.is_none() && h.cols.is_none() && tiles < cfg.min_tiles {
             got = Err(ReadError::NoBoard(format!(
                 "{tiles} tiles in the {}x{} grid found (need {} to trust a grid found \
