@@ -138,6 +138,26 @@ pub struct ReaderConfig {
     /// 1640; KShisen heldout26–28: 3911), none lies within 3 of the shared frame at 2 times
     /// or more; the nearest, on a dark noise ground, 1.1 from it and nearer the ground's.
     pub blank_shared_ratio: f32,
+    /// A lone picture (no twin, no type's shape) on a grid found in the frame is ground
+    /// when its frame lies at least this far from the frame the board's tiles share (the
+    /// same median block difference as [`ReaderConfig::tile_frame_exact`]) and
+    /// [`ReaderConfig::lone_frame_ratio`] times the paired pictures' median distance from
+    /// it: the ground a game laid bare, a different patch of a photo in every emptied
+    /// cell. Measured with the stage reader's looks: photo patches in cells emptied on a
+    /// tkinter Shisen-Sho whose tiles are drawn edge to edge, 41–141 from the tiles'
+    /// frame (1131 grounded over 156 frames, whose paired pictures' medians ran 3.2 typical,
+    /// 6.2 at the 90th percentile); KShisen's tiles tinted by a selection 13.7–111.7, kept
+    /// by their types' shapes; lone pictures with neither the frame nor a shape on
+    /// fixtures/xshisen under 40 (a stippled selection 39.7). On fixtures/kshisen,
+    /// fixtures/xshisen and llk-real the rule grounds 73, 19 and 174 cells of the looks
+    /// and changes no default reading (the stage reader's: one late xshisen frame with a
+    /// selection, unsure before, refused after).
+    pub lone_frame_apart: f32,
+    /// See [`ReaderConfig::lone_frame_apart`]: where the board's tiles are painted pictures
+    /// with no frame in common (the paired pictures' median distance from their median
+    /// frame 43–47 on KShisen's alphabet set on a photo), a lone picture must stand this
+    /// many times further off than they do.
+    pub lone_frame_ratio: f32,
     /// Two lone pictures are no pair of tiles (one of them tinted) when either's frame lies
     /// this many times nearer a ground cell's frame than the frame the tiles share.
     /// Measured on the KShisen sets with truth: the pairs read right lie 0–28 from the
@@ -342,7 +362,9 @@ pub struct ReaderConfig {
     /// symbols run to the edges measured 4.4–22.9 from the shared frame); the rendered
     /// obstacles at most 0.13 (428 cells, the dark theme's grey stones beside a grey-blue
     /// face the highest). Painted faces (a tile set whose every face is a different
-    /// picture) show little of any one colour and are left to the frame test.
+    /// picture) show little of any one colour and are left to the frame test. The stage
+    /// reader keeps as tiles, by the same share, a group its obstacle tests name (no block
+    /// of clean face: eight bamboo sticks to the tile's edges showed 0.78).
     pub contested_face_share: f32,
     /// How near the face colour (in every channel) a pixel counts as showing the face, for
     /// [`ReaderConfig::contested_face_share`]: the rendered fixtures' tile types, JPEGs of
@@ -504,6 +526,8 @@ impl Default for ReaderConfig {
             shadow_min: 0.5,
             blank_frame_ratio: 5.0,
             tile_frame_exact: 3.0,
+            lone_frame_apart: 40.0,
+            lone_frame_ratio: 8.0,
             blank_shared_ratio: 2.5,
             ground_frame_ratio: 5.0,
             selected_frame_gap: 10.0,

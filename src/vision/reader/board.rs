@@ -8,11 +8,13 @@ use crate::board::{type_char, Board, Cell, Pos, TYPE_ALPHABET};
 use crate::geometry::Grid;
 use crate::vision::cells::{self, features_with, CellFeatures};
 use crate::vision::config::ReaderConfig;
+use crate::vision::face;
 use crate::vision::obstacles::{face_shares, obstacle_groups};
 use crate::vision::pictures::{common_frame, frame_distance, on_ring, shape_distance, Picture};
 use crate::vision::pixels::Integral;
 use crate::vision::verdict::Tally;
 use crate::vision::{ReadError, Reading};
+use image::RgbaImage;
 
 /// The cell (sheet index) of a tile shown selected by its frame alone, if one type's
 /// members part by frame ([`ReaderConfig::selected_frame_gap`]) at least twice as far as any
@@ -174,13 +176,14 @@ pub(super) struct SheetCells {
 pub(super) fn walls(
     grid: &Grid,
     integral: &Integral,
-    frame_size: (u32, u32),
+    frame: &RgbaImage,
     s: &SheetCells,
     cells: &[usize],
     kind: &[Option<usize>],
     members: &std::collections::HashMap<usize, Vec<&Picture>>,
     cfg: &ReaderConfig,
 ) -> Vec<usize> {
+    let frame_size = frame.dimensions();
     let held: Vec<usize> = (0..cells.len()).filter(|&k| kind[k].is_some()).collect();
     let pos = |k: usize| (cells[k] / s.cols - 1, cells[k] % s.cols - 1);
     let feats: Option<Vec<CellFeatures>> = held
@@ -222,6 +225,20 @@ pub(super) fn walls(
         false => cfg.face_clean,
     };
     let shares = face_shares(&pics, tol);
+    // The face per pixel: the commonest colour inside the board's pictures, tiles far
+    // outnumbering stones.
+    let rect = |j: usize| {
+        let (r, c) = pos(held[j]);
+        grid.cell_rect(r as i32, c as i32)
+    };
+    let rects: Vec<_> = (0..held.len()).map(rect).collect();
+    let face = face::face_colour(frame, &rects, cfg.inset);
+    // Where both looks name the group, its pixels must show the face itself, as its
+    // blocks must (a stone's grey can lie within the looser bound of a grey face).
+    let px_tol = match found.agreed {
+        true => cfg.face_exact,
+        false => cfg.face_pixel_tol,
+    };
     found
         .groups
         .into_iter()
@@ -234,6 +251,22 @@ pub(super) fn walls(
             v.sort_by(|a, b| a.total_cmp(b));
             if v[v.len() / 2] > cfg.obstacle_face_share {
                 return false;
+            }
+            // The face between a symbol's strokes, pixel by pixel: a symbol that runs to
+            // the tile's edges leaves no block of clean face, but its pixels still show it
+            // ([`ReaderConfig::contested_face_share`]); a stone shows none.
+            if let Some(face) = face {
+                let mut px: Vec<f32> = mine
+                    .iter()
+                    .filter_map(|&j| face::face_share(frame, rects[j], cfg.inset, face, px_tol))
+                    .collect();
+                px.sort_by(|a, b| a.total_cmp(b));
+                if px
+                    .get(px.len() / 2)
+                    .is_some_and(|&m| m >= cfg.contested_face_share)
+                {
+                    return false;
+                }
             }
             // A tinted tile: its shape is one type's far more than any other's.
             let p = pics[mine[0]];
@@ -260,7 +293,7 @@ pub(super) fn walls(
 pub(super) fn board_from(
     grid: &Grid,
     integral: &Integral,
-    frame_size: (u32, u32),
+    frame: &RgbaImage,
     walls_on: bool,
     s: &SheetCells,
     (seen, stippled): (&[Seen], &[usize]),
@@ -483,7 +516,7 @@ pub(super) fn board_from(
         }
     }
     let walls = match walls_on {
-        true => walls(grid, integral, frame_size, s, &cells, &kind, &members, cfg),
+        true => walls(grid, integral, frame, s, &cells, &kind, &members, cfg),
         false => Vec::new(),
     };
     let walled = |k: usize| kind[k].is_some_and(|g| walls.contains(&g));

@@ -52,6 +52,14 @@ pub(super) struct Sight {
     /// corner, that shows the frame the tiles share as [`Sight::tile_framed`] does: a
     /// line of the board the extent may have left out.
     pub(super) ring_framed: [bool; 4],
+    /// Lone pictures off the ring that show neither the frame the board's tiles share nor
+    /// a type's shape ([`lone_strangers`]): the ground a game laid bare when they show no
+    /// face either, since every tile at rest has a twin (a game takes tiles in pairs of a
+    /// type), a tinted tile (a selection) keeps its type's shape, and a tile set draws
+    /// every tile on one blank, whose frame or face each tile shows (a photo behind the
+    /// board shows a different patch in every emptied cell, no two alike and none like
+    /// the ground around the board). Two at least, or none.
+    pub(super) strangers: Vec<usize>,
 }
 
 /// [`see`], and which cells were found tiles by their frames; `given` when the grid is the
@@ -395,12 +403,91 @@ pub(super) fn look(
             }
         }
     }
+    // Lone pictures with neither the tiles' frame nor a type's shape, for the caller to
+    // ground where they show no face either ([`Sight::strangers`]). Only on a grid found in
+    // the frame: on a given one the caller knows the cells it saw emptied.
+    let strangers = if given {
+        Vec::new()
+    } else {
+        lone_strangers(
+            &pics,
+            &idx,
+            cells,
+            ring_idx,
+            &tile_like,
+            &ground_like,
+            &seen,
+            cfg,
+        )
+    };
     Sight {
         seen,
         framed,
         ground_faced,
         tile_framed,
         ring_framed,
+        strangers,
+    }
+}
+
+/// The lone pictures off the ring (sheet indices) that show neither the frame the
+/// `tile_like` pictures share ([`common_frame`]) nor a paired type's shape
+/// ([`holds_a_shape`]), where the paired pictures on the board lie near that frame
+/// ([`ReaderConfig::lone_frame_ratio`]) and these far from it
+/// ([`ReaderConfig::lone_frame_apart`]); none when there is only one. `pics[k]` is the
+/// picture of sheet cell `idx[k]`.
+#[allow(clippy::too_many_arguments)]
+fn lone_strangers(
+    pics: &[&Picture],
+    idx: &[usize],
+    cells: &[Option<Picture>],
+    ring_idx: &[usize],
+    tile_like: &[&Picture],
+    ground_like: &[&Picture],
+    seen: &[Seen],
+    cfg: &ReaderConfig,
+) -> Vec<usize> {
+    if tile_like.is_empty() || ground_like.is_empty() {
+        return Vec::new();
+    }
+    let Some(shared) = common_frame(tile_like.iter().copied()) else {
+        return Vec::new();
+    };
+    let off_ring = |i: usize| ring_idx.binary_search(&i).is_err();
+    let mut paired: Vec<f32> = idx
+        .iter()
+        .enumerate()
+        .filter(|&(_, &i)| matches!(seen[i], Seen::Paired(_)) && off_ring(i))
+        .map(|(k, _)| frame_distance(pics[k], &shared))
+        .collect();
+    if paired.is_empty() {
+        return Vec::new();
+    }
+    paired.sort_by(|a, b| a.total_cmp(b));
+    let bar = cfg
+        .lone_frame_apart
+        .max(cfg.lone_frame_ratio * paired[paired.len() / 2]);
+    let shapes = type_shapes(cells, seen);
+    let strangers: Vec<usize> = idx
+        .iter()
+        .enumerate()
+        .filter(|&(k, &i)| {
+            seen[i] == Seen::Lone && off_ring(i) && {
+                let to_shared = frame_distance(pics[k], &shared);
+                // As [`Sight::tile_framed`] tells the tiles' frame.
+                let framed = to_shared <= cfg.tile_frame_exact
+                    && to_shared * cfg.blank_frame_ratio < nearest_frame(pics[k], ground_like);
+                to_shared >= bar && !framed && !holds_a_shape(pics[k], &shapes, cfg)
+            }
+        })
+        .map(|(_, &i)| i)
+        .collect();
+    // A game takes tiles in pairs, so it lays two cells bare at least; one such picture is
+    // more likely a stone a board dealt once (an obstacle drawn near the ground's colour
+    // shows neither the tiles' frame, shape nor face).
+    match strangers.len() {
+        0 | 1 => Vec::new(),
+        _ => strangers,
     }
 }
 
@@ -571,6 +658,80 @@ mod tests {
             see(&pics, cols, &g, &ring_idx, &cfg)[crate_at],
             Seen::Ground
         );
+    }
+
+    /// A 4×5 board of eight pairs of cream tiles on a pink ground, with two cells a game
+    /// emptied over a photo (a different patch of sky and of foliage in each, no frame)
+    /// and a tile whose twin is hidden (lone, but drawn on the tiles' blank): the patches
+    /// are strangers, the tile is not, on a given grid nothing is, nor is one patch alone.
+    #[test]
+    fn photo_patches_without_the_tiles_frame_are_strangers() {
+        let cfg = ReaderConfig::default();
+        let b = cfg.blocks;
+        let ring_len = 4 * b - 4;
+        let mut s = 5u32;
+        let mut rnd = move || {
+            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            (s >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let mut plain = |len: usize, c: [f32; 3], grain: f32| -> Vec<f32> {
+            (0..len * 3)
+                .map(|i| c[i % 3] + grain * (2.0 * rnd() - 1.0))
+                .collect()
+        };
+        let pink = [225.0f32, 195.0, 205.0];
+        let (rows, cols) = (6usize, 7usize);
+        let mut pics: Vec<Option<Picture>> = (0..rows * cols)
+            .map(|_| {
+                Some(Picture::from_blocks(
+                    plain(b * b, pink, 1.0),
+                    plain(ring_len, pink, 1.0),
+                ))
+            })
+            .collect();
+        let board: Vec<usize> = (1..rows - 1)
+            .flat_map(|r| (1..cols - 1).map(move |c| r * cols + c))
+            .collect();
+        let cream = [240.0f32, 238.0, 228.0];
+        let tile = |k: usize| {
+            let mut face = [cream].repeat(b * b).concat();
+            let hue = [(k * 37 % 100) as f32, (k * 71 % 100) as f32, 40.0];
+            for j in (b * b / 3)..(b * b / 3 + 2 * b) {
+                face[j * 3..j * 3 + 3].copy_from_slice(&hue);
+            }
+            Picture::from_blocks(face, [cream].repeat(ring_len).concat())
+        };
+        for (k, &i) in board.iter().enumerate().take(16) {
+            pics[i] = Some(tile(k / 2));
+        }
+        let (sky, leaves, hidden_twin) = (board[16], board[18], board[19]);
+        pics[sky] = Some(Picture::from_blocks(
+            plain(b * b, [70.0, 130.0, 210.0], 25.0),
+            plain(ring_len, [60.0, 120.0, 200.0], 25.0),
+        ));
+        pics[leaves] = Some(Picture::from_blocks(
+            plain(b * b, [200.0, 90.0, 30.0], 40.0),
+            plain(ring_len, [190.0, 80.0, 30.0], 40.0),
+        ));
+        pics[hidden_twin] = Some(tile(11));
+        let ring_idx: Vec<usize> = (0..rows * cols)
+            .filter(|&i| ring_sides(rows, cols, i).contains(&true))
+            .collect();
+        let ring_pics: Vec<&Picture> = ring_idx.iter().filter_map(|&i| pics[i].as_ref()).collect();
+        let g = Ground::from_cells(&ring_pics, &cfg).unwrap();
+        let sight = look(&pics, cols, &g, &ring_idx, false, &cfg);
+        for i in [sky, leaves, hidden_twin] {
+            assert_eq!(sight.seen[i], Seen::Lone, "cell {i}");
+        }
+        assert_eq!(sight.strangers, vec![sky, leaves]);
+        assert!(look(&pics, cols, &g, &ring_idx, true, &cfg)
+            .strangers
+            .is_empty());
+        // One such picture alone is a stone dealt once as likely as a cell laid bare.
+        pics[leaves] = Some(tile(11));
+        let one = look(&pics, cols, &g, &ring_idx, false, &cfg);
+        assert_eq!(one.seen[sky], Seen::Lone);
+        assert!(one.strangers.is_empty());
     }
 
     #[test]

@@ -27,6 +27,7 @@ use super::verdict::{judge, Tally};
 use super::{Hints, ReadError, Reading};
 use crate::board::{Cell, Pos};
 use crate::geometry::{Grid, Side};
+use crate::vision::face;
 use board::{board_from, SheetCells};
 use ground_run::{ground_runs_on, settle_ground};
 use image::RgbaImage;
@@ -440,12 +441,20 @@ fn doubt(r: &Reading) -> usize {
 /// The reading on the grid whose pitch its own pairs measure ([`calibrate::refine_pitch`]:
 /// twins overlaid pixel by pixel, a least-squares fit over them), when the cells read there
 /// with no more doubt (unsure or selected cells; a tile a hundredth of a pixel per column
-/// out of line can part from its twin far across the board and read as a selection).
+/// out of line can part from its twin far across the board and read as a selection) and
+/// in no more types: a pitch that lines twins up joins their pictures, and one that parts a
+/// type in two (its tiles at the board's two ends now a fifth of a pixel out of line, sharp
+/// strokes a picture distance of 7 apart) is further from the tiles' own. Measured on a
+/// tile set drawn edge to edge whose sprites' rounded corners show the ground behind them:
+/// the fit moved a pitch 0.009 px long to 0.016 px short and split a type of four.
 fn calibrated(frame: &RgbaImage, reading: Reading, cfg: &ReaderConfig) -> Reading {
+    let types = |r: &Reading| r.board.type_counts().len();
     match calibrate::refine_pitch(frame, &reading, calibrate::Least::Drift)
         .and_then(|g| read_known(frame, &g, cfg, Found::InFrame, None).ok())
     {
-        Some(better) if doubt(&better) <= doubt(&reading) => better,
+        Some(better) if doubt(&better) <= doubt(&reading) && types(&better) <= types(&reading) => {
+            better
+        }
         _ => reading,
     }
 }
@@ -618,7 +627,37 @@ fn read_unjudged(
         ground_faced,
         tile_framed,
         ring_framed,
+        strangers,
     } = look(&pics, cols, &ground, &ring_idx, found == Found::Given, cfg);
+    // Lone pictures with neither the tiles' frame nor a type's shape are ground unless
+    // they show the tiles' face, pixel by pixel: a symbol that runs to its tile's edges
+    // hides the frame and leaves the face between its strokes
+    // ([`ReaderConfig::contested_face_share`]), and its twin can lie past the extent. Not
+    // where they are as many as the verdict takes for pictures that do not come in pairs
+    // ([`ReaderConfig::max_unpaired_share`] of the board's pictures): a few tiles amid
+    // more patches of a photo are thin evidence of the lattice they were found on.
+    let pictures = (0..rows * cols)
+        .filter(|&i| inside(i) && seen[i] != Seen::Ground)
+        .count();
+    if !strangers.is_empty() && strangers.len() as f32 <= cfg.max_unpaired_share * pictures as f32 {
+        let tiles: Vec<_> = (0..rows * cols)
+            .filter(|&i| inside(i) && matches!(seen[i], Seen::Paired(_)))
+            .map(|i| rect(i / cols, i % cols))
+            .collect();
+        let face = (tiles.len() >= 4)
+            .then(|| face::face_colour(frame, &tiles, cfg.inset))
+            .flatten();
+        for i in strangers {
+            let shows_face = face.is_none_or(|face| {
+                let rect = rect(i / cols, i % cols);
+                face::face_share(frame, rect, cfg.inset, face, cfg.face_pixel_tol)
+                    .is_none_or(|s| s >= cfg.contested_face_share)
+            });
+            if !shows_face && seen[i] == Seen::Lone {
+                seen[i] = Seen::Ground;
+            }
+        }
+    }
     // Cells showing the ground remembered for them are ground, whatever they matched.
     if let Some(m) = memory {
         for i in (0..rows * cols).filter(|&i| inside(i)) {
@@ -673,7 +712,7 @@ fn read_unjudged(
     let (reading, tally) = board_from(
         grid,
         &integral,
-        (fw, fh),
+        frame,
         walls_on,
         &sheet_like,
         (&seen, &stippled),
