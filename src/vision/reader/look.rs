@@ -58,7 +58,8 @@ pub(super) struct Sight {
     /// type), a tinted tile (a selection) keeps its type's shape, and a tile set draws
     /// every tile on one blank, whose frame or face each tile shows (a photo behind the
     /// board shows a different patch in every emptied cell, no two alike and none like
-    /// the ground around the board). Two at least, or none.
+    /// the ground around the board). None where they and the cells inside already read
+    /// as ground unlike the ring's are fewer than two: a game lays two cells bare at least.
     pub(super) strangers: Vec<usize>,
 }
 
@@ -410,6 +411,7 @@ pub(super) fn look(
         Vec::new()
     } else {
         lone_strangers(
+            ground,
             &pics,
             &idx,
             cells,
@@ -434,10 +436,12 @@ pub(super) fn look(
 /// `tile_like` pictures share ([`common_frame`]) nor a paired type's shape
 /// ([`holds_a_shape`]), where the paired pictures on the board lie near that frame
 /// ([`ReaderConfig::lone_frame_ratio`]) and these far from it
-/// ([`ReaderConfig::lone_frame_apart`]); none when there is only one. `pics[k]` is the
-/// picture of sheet cell `idx[k]`.
+/// ([`ReaderConfig::lone_frame_apart`]); none when they and the cells inside read as
+/// ground that `ground` does not hold are fewer than two. `pics[k]` is the picture of
+/// sheet cell `idx[k]`.
 #[allow(clippy::too_many_arguments)]
 fn lone_strangers(
+    ground: &Ground,
     pics: &[&Picture],
     idx: &[usize],
     cells: &[Option<Picture>],
@@ -482,10 +486,19 @@ fn lone_strangers(
         })
         .map(|(_, &i)| i)
         .collect();
-    // A game takes tiles in pairs, so it lays two cells bare at least; one such picture is
+    // A game takes tiles in pairs, so it lays two cells bare at least. Where the ground
+    // behind the board is one picture (plain, a gradient, a repeating pattern), the cells
+    // it laid bare show what the ring shows, and a lone picture that shows neither is
     // more likely a stone a board dealt once (an obstacle drawn near the ground's colour
-    // shows neither the tiles' frame, shape nor face).
-    match strangers.len() {
+    // shows neither the tiles' frame, shape nor face). Cells inside the extent already
+    // read as ground that the ring's ground does not hold (a photo's patches, grounded by
+    // their seams) count with the strangers as cells laid bare.
+    let unlike_ring = idx
+        .iter()
+        .enumerate()
+        .filter(|&(k, &i)| seen[i] == Seen::Ground && off_ring(i) && !ground.holds(pics[k], cfg))
+        .count();
+    match strangers.len() + unlike_ring {
         0 | 1 => Vec::new(),
         _ => strangers,
     }
@@ -732,6 +745,37 @@ mod tests {
         let one = look(&pics, cols, &g, &ring_idx, false, &cfg);
         assert_eq!(one.seen[sky], Seen::Lone);
         assert!(one.strangers.is_empty());
+        // Unless a cell inside already reads as ground the ring's ground does not hold (a
+        // patch of the photo grounded by its seams): the ground laid bare shows pictures
+        // never seen around the board, and the lone one is one more.
+        let bark = board[17];
+        pics[bark] = Some(Picture::from_blocks(
+            plain(b * b, [110.0, 80.0, 50.0], 30.0),
+            plain(ring_len, [100.0, 70.0, 40.0], 30.0),
+        ));
+        let mut seen = one.seen.clone();
+        seen[bark] = Seen::Ground;
+        // Every cell holds a picture here, so sheet and picture indices agree.
+        let strangers = |pics: &[Option<Picture>]| {
+            let idx: Vec<usize> = (0..pics.len()).collect();
+            let all: Vec<&Picture> = pics.iter().flatten().collect();
+            let tiles: Vec<&Picture> = idx
+                .iter()
+                .filter(|&&i| matches!(seen[i], Seen::Paired(_)))
+                .map(|&i| all[i])
+                .collect();
+            let grounds: Vec<&Picture> = ring_idx.iter().map(|&i| all[i]).collect();
+            lone_strangers(
+                &g, &all, &idx, pics, &ring_idx, &tiles, &grounds, &seen, &cfg,
+            )
+        };
+        assert_eq!(strangers(&pics), vec![sky]);
+        // A cell inside that the ring's ground holds is no such evidence.
+        pics[bark] = Some(Picture::from_blocks(
+            plain(b * b, pink, 1.0),
+            plain(ring_len, pink, 1.0),
+        ));
+        assert!(strangers(&pics).is_empty());
     }
 
     #[test]
