@@ -676,7 +676,8 @@ mod tests {
     /// A 4×5 board of eight pairs of cream tiles on a pink ground, with two cells a game
     /// emptied over a photo (a different patch of sky and of foliage in each, no frame)
     /// and a tile whose twin is hidden (lone, but drawn on the tiles' blank): the patches
-    /// are strangers, the tile is not, on a given grid nothing is, nor is one patch alone.
+    /// are strangers, the tile is not, on a given grid nothing is, nor is one patch alone
+    /// unless a cell inside already reads as ground unlike the ring's.
     #[test]
     fn photo_patches_without_the_tiles_frame_are_strangers() {
         let cfg = ReaderConfig::default();
