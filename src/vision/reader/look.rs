@@ -226,11 +226,7 @@ pub(super) fn look(
         // show the tiles' frame (measured in [`ReaderConfig::tile_frame_exact`]).
         if let Some(t) = shared.as_ref() {
             // The picture shows the tiles' shared frame, as `sure_tile` asks above.
-            let shows_tile_frame = |p: &Picture| {
-                let to_shared = frame_distance(p, t);
-                to_shared <= cfg.tile_frame_exact
-                    && to_shared * cfg.blank_frame_ratio < nearest_frame(p, &ground_like)
-            };
+            let shows_tile_frame = |p: &Picture| shows_tile_frame(p, t, &ground_like, cfg);
             for (k, _) in idx.iter().enumerate() {
                 let gi = g.group[k];
                 if !framed_type[gi] && size[gi] >= 2 && !off_board(gi) {
@@ -476,13 +472,11 @@ fn lone_strangers(
         .iter()
         .enumerate()
         .filter(|&(k, &i)| {
-            seen[i] == Seen::Lone && off_ring(i) && {
-                let to_shared = frame_distance(pics[k], &shared);
-                // As [`Sight::tile_framed`] tells the tiles' frame.
-                let framed = to_shared <= cfg.tile_frame_exact
-                    && to_shared * cfg.blank_frame_ratio < nearest_frame(pics[k], ground_like);
-                to_shared >= bar && !framed && !holds_a_shape(pics[k], &shapes, cfg)
-            }
+            seen[i] == Seen::Lone
+                && off_ring(i)
+                && frame_distance(pics[k], &shared) >= bar
+                && !shows_tile_frame(pics[k], &shared, ground_like, cfg)
+                && !holds_a_shape(pics[k], &shapes, cfg)
         })
         .map(|(_, &i)| i)
         .collect();
@@ -502,6 +496,20 @@ fn lone_strangers(
         0 | 1 => Vec::new(),
         _ => strangers,
     }
+}
+
+/// Whether `p` shows the frame the tiles share (`shared`, [`common_frame`]), as
+/// [`Sight::tile_framed`] tells it: within [`ReaderConfig::tile_frame_exact`] of it, and
+/// [`ReaderConfig::blank_frame_ratio`] times nearer it than the nearest ground cell's.
+fn shows_tile_frame(
+    p: &Picture,
+    shared: &Picture,
+    ground_like: &[&Picture],
+    cfg: &ReaderConfig,
+) -> bool {
+    let to_shared = frame_distance(p, shared);
+    to_shared <= cfg.tile_frame_exact
+        && to_shared * cfg.blank_frame_ratio < nearest_frame(p, ground_like)
 }
 
 /// The frame distance ([`frame_distance`]) from `p` to the nearest of `refs`; infinite
@@ -581,6 +589,21 @@ pub(super) fn crowd_floor(sizes: &[usize], cfg: &ReaderConfig) -> usize {
 mod tests {
     use super::*;
 
+    /// Block colours for constructed pictures: `len` blocks of colour `c`, each channel
+    /// off by up to `grain` either way, from a linear congruential sequence seeded `seed`.
+    fn grained(seed: u32) -> impl FnMut(usize, [f32; 3], f32) -> Vec<f32> {
+        let mut s = seed;
+        let mut rnd = move || {
+            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            (s >> 8) as f32 / (1u32 << 24) as f32
+        };
+        move |len, c, grain| {
+            (0..len * 3)
+                .map(|i| c[i % 3] + grain * (2.0 * rnd() - 1.0))
+                .collect()
+        }
+    }
+
     /// A 4×5 board of eight pairs of light faces with a symbol on a pink ground, its last
     /// row holding a crate (brown, grained) and a cell emptied under a tile whose shadow
     /// darkens its top. By mean colour and texture both lie nearer the ground than any
@@ -590,17 +613,8 @@ mod tests {
         let cfg = ReaderConfig::default();
         let b = cfg.blocks;
         let ring_len = 4 * b - 4;
-        let mut s = 11u32;
-        let mut rnd = move || {
-            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
-            (s >> 8) as f32 / (1u32 << 24) as f32
-        };
         let pink = [225.0f32, 195.0, 205.0];
-        let mut plain = |len: usize, c: [f32; 3], grain: f32| -> Vec<f32> {
-            (0..len * 3)
-                .map(|i| c[i % 3] + grain * (2.0 * rnd() - 1.0))
-                .collect()
-        };
+        let mut plain = grained(11);
         let ground = |plain: &mut dyn FnMut(usize, [f32; 3], f32) -> Vec<f32>| {
             Picture::from_blocks(plain(b * b, pink, 1.0), plain(ring_len, pink, 1.0))
         };
@@ -683,16 +697,7 @@ mod tests {
         let cfg = ReaderConfig::default();
         let b = cfg.blocks;
         let ring_len = 4 * b - 4;
-        let mut s = 5u32;
-        let mut rnd = move || {
-            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
-            (s >> 8) as f32 / (1u32 << 24) as f32
-        };
-        let mut plain = |len: usize, c: [f32; 3], grain: f32| -> Vec<f32> {
-            (0..len * 3)
-                .map(|i| c[i % 3] + grain * (2.0 * rnd() - 1.0))
-                .collect()
-        };
+        let mut plain = grained(5);
         let pink = [225.0f32, 195.0, 205.0];
         let (rows, cols) = (6usize, 7usize);
         let mut pics: Vec<Option<Picture>> = (0..rows * cols)
