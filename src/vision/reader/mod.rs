@@ -22,7 +22,7 @@ use super::halves;
 use super::lattice::{self, Axis};
 use super::pictures::{describe, Picture};
 use super::pixels::Integral;
-use super::profile::line_profiles;
+use super::profile::{edge_profiles, line_profiles};
 use super::verdict::{judge, Tally};
 use super::{Hints, ReadError, Reading};
 use crate::board::{Cell, Pos};
@@ -57,6 +57,23 @@ fn clipped(
     (w > 0.0 && h > 0.0).then_some((x0, y0, w, h))
 }
 
+/// One axis's lattice from its counted edge profile ([`line_profiles`]), or from its summed
+/// one ([`edge_profiles`]) where the counted shows no period. Counting edge pixels keeps
+/// strong strokes inside the faces from drowning faint tile borders; but a ground drawn
+/// with a fine texture (or heavy JPEG noise over it) puts an edge over
+/// [`ReaderConfig::edge_min`] nearly everywhere, and the counts stand out nowhere, while
+/// the tiles' borders still carry the strongest changes. Measured on 400 rendered boards:
+/// 19 had no period in a counted profile, 11 of them then read exact, one wrong (stones
+/// read as a type).
+fn axis_from<'a>(
+    counted: &[f32],
+    summed: impl FnOnce() -> &'a [f32],
+    start: u32,
+    cfg: &ReaderConfig,
+) -> Result<Axis, lattice::LatticeError> {
+    lattice::axis(counted, start, cfg).or_else(|_| lattice::axis(summed(), start, cfg))
+}
+
 /// The lattice of a window: from hints where they fix it, else from the edge profiles.
 fn lattice_of(
     frame: &RgbaImage,
@@ -74,14 +91,16 @@ fn lattice_of(
             strength: 1.0,
         })
     };
+    let summed = std::cell::OnceCell::new();
+    let sums = || summed.get_or_init(|| edge_profiles(frame, window));
     let x = match fixed(window.2, window.0, hints.cols) {
         Some(a) => a,
-        None => lattice::axis(&prof.cols, window.0, cfg)
+        None => axis_from(&prof.cols, || &sums().cols, window.0, cfg)
             .map_err(|e| ReadError::NoBoard(format!("no cell lattice across the frame: {e:?}")))?,
     };
     let y = match fixed(window.3, window.1, hints.rows) {
         Some(a) => a,
-        None => lattice::axis(&prof.rows, window.1, cfg)
+        None => axis_from(&prof.rows, || &sums().rows, window.1, cfg)
             .map_err(|e| ReadError::NoBoard(format!("no cell lattice down the frame: {e:?}")))?,
     };
     // A cell far longer one way than the other: the longer axis found a multiple of the
@@ -1012,6 +1031,37 @@ mod cell_tests {
             cols: cols as usize,
         };
         (img, grid)
+    }
+
+    /// A profile of `len` entries with an edge of `height` every `pitch` from `x0`, over
+    /// a hashed floor of 0–`floor`.
+    fn spiked(len: usize, x0: usize, pitch: usize, height: f32, floor: f32) -> Vec<f32> {
+        let mut s = 7u32;
+        (0..len)
+            .map(|i| {
+                s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+                let edge = if i >= x0 && (i - x0).is_multiple_of(pitch) {
+                    height
+                } else {
+                    0.0
+                };
+                edge + floor * (s >> 8) as f32 / (1u32 << 24) as f32
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_axis_without_a_period_in_its_counted_edges_takes_the_summed_ones() {
+        let cfg = ReaderConfig::default();
+        let counted = spiked(1900, 0, 1, 0.0, 50.0);
+        assert!(lattice::axis(&counted, 0, &cfg).is_err());
+        let summed = spiked(1900, 13, 40, 500.0, 50.0);
+        let a = axis_from(&counted, || &summed, 0, &cfg).unwrap();
+        assert!((a.pitch - 40.0).abs() < 0.5, "{a:?}");
+        // A counted profile with a period of its own keeps it.
+        let own = spiked(1900, 5, 30, 200.0, 20.0);
+        let b = axis_from(&own, || &summed, 0, &cfg).unwrap();
+        assert!((b.pitch - 30.0).abs() < 0.5, "{b:?}");
     }
 
     /// A flat stretch of the tiles' border colour running from above a given grid down
