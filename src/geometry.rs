@@ -65,6 +65,21 @@ impl Grid {
         )
     }
 
+    /// The cells of this grid whose centres lie inside `other`'s rectangle, as a grid;
+    /// `None` when none do.
+    pub fn part_within(&self, other: &Grid) -> Option<Grid> {
+        let (x0, y0, w, h) = other.bounds();
+        let inside = |n: usize, o: f32, p: f32, lo: f32, len: f32| {
+            let k: Vec<usize> = (0..n)
+                .filter(|&k| (lo..=lo + len).contains(&(o + (k as f32 + 0.5) * p)))
+                .collect();
+            Some(*k.first()?..*k.last()? + 1)
+        };
+        let cols = inside(self.cols, self.origin.0, self.pitch.0, x0, w)?;
+        let rows = inside(self.rows, self.origin.1, self.pitch.1, y0, h)?;
+        Some(self.sub(rows, cols))
+    }
+
     /// The lattice of this grid's cells `rows` × `cols`: what is left of a board when edge
     /// lines go.
     pub fn sub(&self, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) -> Grid {
@@ -133,6 +148,29 @@ impl Side {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_part_of_a_grid_within_another_keeps_the_cells_centred_inside() {
+        // A board of 19 columns and a lattice that runs on 5 columns over a side panel.
+        let board = Grid {
+            origin: (17.5, 206.5),
+            pitch: (31.0, 35.0),
+            rows: 11,
+            cols: 19,
+        };
+        let wide = Grid {
+            cols: 24,
+            origin: (17.0, 206.0),
+            ..board
+        };
+        let part = wide.part_within(&board).unwrap();
+        assert_eq!((part.rows, part.cols, part.origin), (11, 19, (17.0, 206.0)));
+        let apart = Grid {
+            origin: (700.0, 0.0),
+            ..board
+        };
+        assert_eq!(apart.part_within(&board), None);
+    }
 
     #[test]
     fn centre_and_lookup_agree() {

@@ -17,6 +17,24 @@ use crate::geometry::Grid;
 /// The parity (0 or 1) of the neighbour pairs along `axis` (0: along a row, 1: down a
 /// column) that behave as halves of one tile, when exactly one parity does.
 pub fn bound_parity(board: &Board, axis: usize, cfg: &ReaderConfig) -> Option<usize> {
+    bound_start(board, axis, 2, false, cfg)
+}
+
+/// Where blocks of `parts` neighbours along `axis` (0: along a row, 1: down a column)
+/// start when they behave as the parts of one tile: the neighbour pairs inside a block keep
+/// their partner wherever its type lies, the pair across two blocks does not. Judged per
+/// residue of the pair's first cell modulo `parts`: the block starts just after the one
+/// residue that does not keep, when every other residue keeps. With `both_ways` a pair
+/// also keeps when its second cell keeps its usual first: a part many tiles share (the
+/// plain top third of every face) is followed by many others, but each part it precedes
+/// always follows it.
+pub fn bound_start(
+    board: &Board,
+    axis: usize,
+    parts: usize,
+    both_ways: bool,
+    cfg: &ReaderConfig,
+) -> Option<usize> {
     let (n_along, n_across) = if axis == 0 {
         (board.cols(), board.rows())
     } else {
@@ -29,14 +47,15 @@ pub fn bound_parity(board: &Board, axis: usize, cfg: &ReaderConfig) -> Option<us
             board.get(Pos::new(along, across))
         }
     };
-    // Whether the types at the pair starts of parity `k` keep their usual partner, over
-    // enough repeated types.
-    let keeps = |k: usize| -> bool {
+    // Whether the types at the pair starts of residue `k` (their ends, `back`) keep their
+    // usual partner, over enough repeated types.
+    let keeps = |k: usize, back: bool| -> bool {
         let mut partners = std::collections::BTreeMap::<u8, Vec<Cell>>::new();
         for across in 0..n_across {
-            for a in (k..n_along.saturating_sub(1)).step_by(2) {
-                if let Cell::Tile(t) = cell(a, across) {
-                    partners.entry(t).or_default().push(cell(a + 1, across));
+            for a in (k..n_along.saturating_sub(1)).step_by(parts) {
+                let (from, to) = if back { (a + 1, a) } else { (a, a + 1) };
+                if let Cell::Tile(t) = cell(from, across) {
+                    partners.entry(t).or_default().push(cell(to, across));
                 }
             }
         }
@@ -47,9 +66,9 @@ pub fn bound_parity(board: &Board, axis: usize, cfg: &ReaderConfig) -> Option<us
         } = usual(partners.values());
         types >= cfg.halves_min_types && kept as f32 >= cfg.halves_kept * tested as f32
     };
-    match (keeps(0), keeps(1)) {
-        (true, false) => Some(0),
-        (false, true) => Some(1),
+    let mut broken = (0..parts).filter(|&k| !(keeps(k, false) || both_ways && keeps(k, true)));
+    match (broken.next(), broken.next()) {
+        (Some(f), None) => Some((f + 1) % parts),
         _ => None,
     }
 }
@@ -62,19 +81,49 @@ pub fn merged(grid: &Grid, board: &Board, cfg: &ReaderConfig) -> Option<Grid> {
         let Some(k) = bound_parity(board, axis, cfg) else {
             continue;
         };
-        let n = if axis == 0 { g.cols } else { g.rows };
-        let pairs = (n - k) / 2;
-        if pairs < 2 {
-            continue;
+        if let Some(merged) = merged_along(&g, axis, 2, k) {
+            g = merged;
         }
-        if axis == 0 {
-            g.origin.0 += k as f32 * g.pitch.0;
-            g.pitch.0 *= 2.0;
-            g.cols = pairs;
-        } else {
-            g.origin.1 += k as f32 * g.pitch.1;
-            g.pitch.1 *= 2.0;
-            g.rows = pairs;
+    }
+    (g != *grid).then_some(g)
+}
+
+/// `grid` with blocks of `parts` cells along `axis` from cell `start` made one cell, or
+/// `None` when fewer than two blocks fit.
+fn merged_along(grid: &Grid, axis: usize, parts: usize, start: usize) -> Option<Grid> {
+    let mut g = *grid;
+    let n = if axis == 0 { g.cols } else { g.rows };
+    let blocks = n.saturating_sub(start) / parts;
+    if blocks < 2 {
+        return None;
+    }
+    if axis == 0 {
+        g.origin.0 += start as f32 * g.pitch.0;
+        g.pitch.0 *= parts as f32;
+        g.cols = blocks;
+    } else {
+        g.origin.1 += start as f32 * g.pitch.1;
+        g.pitch.1 *= parts as f32;
+        g.rows = blocks;
+    }
+    Some(g)
+}
+
+/// [`merged`] for tiles cut into two or up to `max_parts` parts along an axis, each part
+/// bound to its neighbours either way ([`bound_start`]): the least number of parts that
+/// binds is merged.
+pub fn merged_parts(
+    grid: &Grid,
+    board: &Board,
+    max_parts: usize,
+    cfg: &ReaderConfig,
+) -> Option<Grid> {
+    let mut g = *grid;
+    for axis in 0..2 {
+        let found =
+            (2..=max_parts).find_map(|m| bound_start(board, axis, m, true, cfg).map(|k| (m, k)));
+        if let Some(merged) = found.and_then(|(m, k)| merged_along(&g, axis, m, k)) {
+            g = merged;
         }
     }
     (g != *grid).then_some(g)
@@ -276,6 +325,42 @@ mod tests {
             (g.rows, g.cols, g.pitch, g.origin),
             (2, 8, (40.0, 50.0), (10.0, 20.0))
         );
+    }
+
+    #[test]
+    fn tiles_cut_in_three_with_shared_tops_merge_by_rows() {
+        // Types A–H read at a third of the row pitch: a tile's middle and bottom thirds are
+        // its own (A–H, a–h), its top third is shared by its family (y over A–D, z over
+        // E–H). A shared top precedes many middles, so the pairs starting on it keep
+        // nothing forward, but each middle keeps it backward; the pairs across two tiles
+        // keep neither way. Dealt from row 1 (row 0 is a ground line, '.').
+        let deal = ["ABCDEFGH", "EFGHABCD", "EFGHABCD"];
+        let mut rows = vec!["........".to_string()];
+        for line in deal {
+            let tops = line.chars().map(|c| if c < 'E' { 'y' } else { 'z' });
+            rows.push(tops.collect());
+            rows.push(line.to_string());
+            rows.push(line.to_ascii_lowercase());
+        }
+        let b = Board::from_rows(&rows).unwrap();
+        let cfg = ReaderConfig::default();
+        // Forward only, the pairs on the shared tops break too.
+        assert_eq!(bound_start(&b, 1, 3, false, &cfg), None);
+        assert_eq!(bound_start(&b, 1, 3, true, &cfg), Some(1));
+        assert_eq!(bound_start(&b, 1, 2, true, &cfg), None);
+        let grid = Grid {
+            origin: (10.0, 20.0),
+            pitch: (40.0, 15.0),
+            rows: 10,
+            cols: 8,
+        };
+        let g = merged_parts(&grid, &b, 3, &cfg).unwrap();
+        assert_eq!(
+            (g.rows, g.cols, g.pitch, g.origin),
+            (3, 8, (40.0, 45.0), (10.0, 35.0))
+        );
+        // Halves only: no merge.
+        assert_eq!(merged(&grid, &b, &cfg), None);
     }
 
     #[test]

@@ -310,11 +310,17 @@ fn choose(
             // runs from a tile's centre to another's, and on a lattice that cuts each tile
             // into parts the thin gaps and strokes inside the tiles pass for lines between
             // its cells' centres. (On a given grid both readers look on the same lattice.)
+            // Nor where the line lies off the sure reading's board (not seen on the part of
+            // the stage reader's lattice over it): a stage reader's board that runs on over
+            // a side panel finds a row of the panel's icons, not a removal.
             if let Err(ReadError::Animation(m)) = &general {
                 let on_whole_tiles = match at {
-                    Target::Find(_) => {
-                        lattice.is_some_and(|g| halves::multiple_of(&l.grid, &g).is_none())
-                    }
+                    Target::Find(_) => lattice.is_some_and(|g| {
+                        halves::multiple_of(&l.grid, &g).is_none()
+                            && g.part_within(&l.grid).is_some_and(|part| {
+                                animation::check_link_line(frame, &part).is_err()
+                            })
+                    }),
                     _ => true,
                 };
                 if m.starts_with(animation::LINK_LINE) && on_whole_tiles {
