@@ -237,13 +237,14 @@ pub(crate) fn locate_and_read(
             sheet = rephased(&integral, sheet, window, &ground, cfg);
         }
         // The twins' phase against the profiles' (the profiles' line nearest the window's
-        // middle kept, on the twins' pitch), whichever leaves fewer pictures without a
-        // twin. The twins' sweep settles in the middle of a plateau of shifts where twins
-        // still match; on boards with gaps or a band of one colour round every face that
+        // middle kept, on the twins' pitch): the profiles' where it leaves
+        // [`ReaderConfig::phase_lone_margin`] fewer pictures without a twin. The twins'
+        // sweep settles in the middle of a plateau of shifts where twins still match; on
+        // boards with gaps or a band of one colour round every face that
         // plateau reaches past the tiles' lines, and its middle can lie a quarter to half
         // a pitch off them while the profiles' strongest lines sit on the gaps (measured
         // on 400 rendered boards: 46 refused as pictures without a twin, the profiles'
-        // phase within 8 % of the tiles on all 18 looked at). Where the profiles' phase is
+        // phase within 8 % of the tiles on 17 of 18 looked at). Where the profiles' phase is
         // off instead (3-D tiles, a photo ground), its cells straddle tiles and more of
         // them find no twin.
         let at_profiles = Sheet::new(
