@@ -332,11 +332,28 @@ pub(crate) fn locate_and_read(
         cols: rect.cols(),
     };
     let (reading, tally) = read_unjudged(frame, &grid, cfg, Found::InFrame, None)?;
+    // The grid of whole tiles where `reading`'s cells are parts of tiles (on an axis no
+    // hint fixes), tile-shaped.
+    let whole_tiles = |reading: &Reading| {
+        halves::merged_parts(&reading.grid, &reading.board, 3, cfg).filter(|g| {
+            (hints.cols.is_none() || g.cols == reading.grid.cols)
+                && (hints.rows.is_none() || g.rows == reading.grid.rows)
+                && super::grid::tile_shaped(g.pitch.0, g.pitch.1)
+        })
+    };
     let (reading, tally) = match trimmed_extent(&reading, hints) {
-        None => {
-            judge(&tally, cfg)?;
-            (reading, tally)
-        }
+        None => match judge(&tally, cfg) {
+            Ok(()) => (reading, tally),
+            // On a lattice that cuts every tile into parts, a few parts can read without
+            // a twin (cut by the frame, or by a selection's tint) and the frame is refused
+            // as it stands; where the parts bind into tiles, the tiles are read instead.
+            Err(e) => match whole_tiles(&reading) {
+                Some(g) => {
+                    read_known_tallied(frame, &g, cfg, Found::InFrame, None).map_err(|_| e)?
+                }
+                None => return Err(e),
+            },
+        },
         Some((rows, cols)) => {
             // Read on the smaller grid, the ring around it is other cells, and the ground
             // learnt there can show more edge lines bare: trimmed again while they do.
@@ -355,18 +372,12 @@ pub(crate) fn locate_and_read(
     // A lattice at half the tiles' pitch reads each tile as two cells whose pictures stay
     // together; at twice the pitch, on an axis no hint fixes, the cells read whole. Kept
     // when the cells are tile-shaped and read with no more doubt.
-    let (reading, tally) = match halves::merged_parts(&reading.grid, &reading.board, 3, cfg) {
-        Some(g)
-            if (hints.cols.is_none() || g.cols == reading.grid.cols)
-                && (hints.rows.is_none() || g.rows == reading.grid.rows)
-                && super::grid::tile_shaped(g.pitch.0, g.pitch.1) =>
-        {
-            match read_known_tallied(frame, &g, cfg, Found::InFrame, None) {
-                Ok(whole) if doubt(&whole.0) <= doubt(&reading) => whole,
-                _ => (reading, tally),
-            }
-        }
-        _ => (reading, tally),
+    let (reading, tally) = match whole_tiles(&reading) {
+        Some(g) => match read_known_tallied(frame, &g, cfg, Found::InFrame, None) {
+            Ok(whole) if doubt(&whole.0) <= doubt(&reading) => whole,
+            _ => (reading, tally),
+        },
+        None => (reading, tally),
     };
     let reading = grown_over_framed_lines(frame, reading, tally, hints, cfg);
     Ok(calibrated(frame, reading, cfg))
