@@ -122,8 +122,8 @@ fn exact_but_empty_edges(truth: &Board, read: &Board) -> bool {
 /// The stage reader ([`ReaderChoice::General`]) on cases 0..200, found grid: the cases it
 /// reads with confidence (no unsure cell, every type even) yet wrongly (empty edge lines
 /// aside, as the acceptance counts them). Refusals and unsure readings are allowed here (the
-/// bot does not click them); a confident misreading is what makes it click wrong pairs. Asserted equal, so a new one or a silent fix both show. Most
-/// are obstacles: the dark theme's stones, when only one of the two looks at the tiles'
+/// bot does not click them); a confident misreading is what makes it click wrong pairs.
+/// Asserted equal, so a new one or a silent fix both show. Most are obstacles: the dark theme's stones, when only one of the two looks at the tiles'
 /// body (frame, face corners) misses it on them, pair like a tile type, and a lone stone
 /// nearer the ground's colour than any tile's reads as ground unless it meets the ground
 /// beside it with a seam (`ReaderConfig::lone_ground_seam`: `case0036`, `case0039` and

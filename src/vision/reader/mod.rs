@@ -57,6 +57,17 @@ fn clipped(
     (w > 0.0 && h > 0.0).then_some((x0, y0, w, h))
 }
 
+/// What each cell of `sheet` shows ([`see`], its outer ring the ring).
+fn seen_on(sheet: &Sheet, ground: &Ground, cfg: &ReaderConfig) -> Vec<Seen> {
+    see(
+        &sheet.pics,
+        sheet.cols,
+        ground,
+        &ring(sheet.rows, sheet.cols),
+        cfg,
+    )
+}
+
 /// Axis `a`'s pitch with the phase of `b`: `b`'s lattice line nearest `mid` kept.
 fn on_line(a: Axis, b: Axis, mid: f32) -> Axis {
     let line = b.phase + ((mid - b.phase) / b.pitch).round() * b.pitch;
@@ -198,6 +209,7 @@ pub(crate) fn locate_and_read(
     }
     let mut ground = ring_ground(&sheet, cfg)
         .ok_or_else(|| ReadError::NoBoard("no ground around the frame".into()))?;
+    let mut seen = None;
     if hints.region.is_none() || hints.rows.is_none() || hints.cols.is_none() {
         sheet = rephased(&integral, sheet, window, &ground, cfg);
         // The ring of a lattice off the tiles' phase straddles tiles and ground: on a board
@@ -209,7 +221,7 @@ pub(crate) fn locate_and_read(
         // ground, the ground learnt from the ring's calm cells alone is tried the same way.
         if ground.spread_max > cfg.busy_ground_spread {
             let pairs = |sh: &Sheet, gr: &Ground| {
-                see(&sh.pics, sh.cols, gr, &ring(sh.rows, sh.cols), cfg)
+                seen_on(sh, gr, cfg)
                     .iter()
                     .filter(|s| matches!(s, Seen::Paired(_)))
                     .count()
@@ -254,23 +266,20 @@ pub(crate) fn locate_and_read(
             window,
             cfg,
         );
-        let lone = |sh: &Sheet| {
-            see(&sh.pics, sh.cols, &ground, &ring(sh.rows, sh.cols), cfg)
-                .iter()
-                .filter(|s| matches!(s, Seen::Lone))
-                .count()
-        };
-        if lone(&at_profiles) + cfg.phase_lone_margin <= lone(&sheet) {
-            sheet = at_profiles;
-        }
+        let lone = |seen: &[Seen]| seen.iter().filter(|s| matches!(s, Seen::Lone)).count();
+        let on_twins = seen_on(&sheet, &ground, cfg);
+        let on_profiles = seen_on(&at_profiles, &ground, cfg);
+        seen = Some(
+            if lone(&on_profiles) + cfg.phase_lone_margin <= lone(&on_twins) {
+                sheet = at_profiles;
+                on_profiles
+            } else {
+                on_twins
+            },
+        );
     }
-    let seen = see(
-        &sheet.pics,
-        sheet.cols,
-        &ground,
-        &ring(sheet.rows, sheet.cols),
-        cfg,
-    );
+    // What the sheet's cells show; seen above already where the phase was chosen.
+    let seen = seen.unwrap_or_else(|| seen_on(&sheet, &ground, cfg));
     let paired: Vec<bool> = seen.iter().map(|s| matches!(s, Seen::Paired(_))).collect();
     let rect = match (hints.rows, hints.cols) {
         (Some(r), Some(c)) => {
