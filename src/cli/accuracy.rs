@@ -1,23 +1,14 @@
 //! `llk bench truth`: how a reader does on folders of screenshots with truth files
-//! (`NAME.truth.json` beside `NAME.png`/`.jpg`, the schema of `../shared/llk-real`, of
-//! `llk render --fixtures` and of the KShisen captures). Each frame lands in one class:
-//!
-//! | class | truth | reading |
-//! |---|---|---|
-//! | `X` exact | any | the truth's rows, columns and cells, types up to renaming, but for empty edge lines either side may leave off (where the truth gives no cells: its rows, columns and the game's count of tiles left) |
-//! | `W` wrong | any | sure (nothing unsure, every type even) and not exact: the bot would click it |
-//! | `U` unsure | any | not exact and not sure: the bot would not click |
-//! | `R` refused | `board` | an error |
-//! | `E` expected refusal | `no-board`, `animation` | an error |
-//!
-//! `W` is the class that matters: a refusal costs a turn, a confident misreading costs the
-//! game.
+//! (`NAME.truth.json` beside `NAME.png`/`.jpg`), scored by [`llk::vision::truth`]: one line
+//! of counts per folder, `X` exact, `W` wrong (sure, so the bot would click it), `U` unsure,
+//! `R` a board refused, `E` a frame without a board refused. `W` is the class that
+//! matters: a refusal costs a turn, a confident misreading costs the game.
 
 use super::out::outln;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use llk::board::Board;
-use llk::vision::{is_sure, load_image, read_with, Hints, ReaderChoice};
+use llk::vision::truth::{Class, Truth};
+use llk::vision::{load_image, read_with, Hints, ReaderChoice};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -32,28 +23,6 @@ pub struct TruthArgs {
     /// Also print one line per frame: its class and, when not exact, what was read.
     #[arg(long)]
     pub list: bool,
-}
-
-/// A frame's class (see the module doc), in the order of the table's columns.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Class {
-    Exact,
-    Wrong,
-    Unsure,
-    Refused,
-    Expected,
-}
-
-impl Class {
-    fn letter(self) -> char {
-        match self {
-            Class::Exact => 'X',
-            Class::Wrong => 'W',
-            Class::Unsure => 'U',
-            Class::Refused => 'R',
-            Class::Expected => 'E',
-        }
-    }
 }
 
 /// The truth files of `dir`, sorted by name.
@@ -87,75 +56,40 @@ fn image_of(truth: &Path, v: &Value) -> Option<PathBuf> {
         .find(|p| p.exists())
 }
 
-/// Classes one frame: (class, a note on what was read); `None` for a board whose truth
-/// gives neither its cells nor its size and the game's count of tiles left.
+/// Scores one frame: `None` for a board whose truth gives neither its cells nor its size.
 fn classify(truth: &Path, reader: ReaderChoice) -> Result<Option<(Class, String)>> {
     let text = std::fs::read_to_string(truth)
         .with_context(|| format!("cannot read {}", truth.display()))?;
-    let v: Value =
-        serde_json::from_str(&text).with_context(|| format!("{} is not JSON", truth.display()))?;
+    let want = Truth::parse(&text).with_context(|| format!("{}", truth.display()))?;
+    let v: Value = serde_json::from_str(&text)?;
     let Some(image) = image_of(truth, &v) else {
         bail!("{}: no screenshot beside it", truth.display());
     };
-    let kind = v.get("kind").and_then(Value::as_str).unwrap_or("board");
-    let want = match v.get("cells").and_then(Value::as_array) {
-        Some(rows) => {
-            let rows: Vec<&str> = rows.iter().filter_map(Value::as_str).collect();
-            Some(
-                Board::from_rows(&rows)
-                    .map_err(|e| anyhow::anyhow!("{}: its cells: {e}", truth.display()))?,
-            )
-        }
-        None => None,
-    };
-    // Without cells a board's truth may still give its size and the game's own count of
-    // tiles left: the reading must match both. Without them it cannot be scored.
-    let size = ["rows", "cols"].map(|k| v.get(k).and_then(Value::as_u64).map(|n| n as usize));
-    let tiles_left = v
-        .pointer("/counters/remaining_tiles")
-        .and_then(Value::as_u64)
-        .map(|n| n as usize);
-    if kind == "board" && want.is_none() && (size.contains(&None) || tiles_left.is_none()) {
+    if !want.scorable() {
         return Ok(None);
     }
     let frame = load_image(&image).map_err(|e| anyhow::anyhow!("{e:#}"))?;
-    let got = match read_with(reader, &frame, &Hints::default()) {
-        Err(e) if kind == "board" => {
-            return Ok(Some((Class::Refused, format!("{e} [{}]", e.kind()))))
-        }
-        Err(e) => return Ok(Some((Class::Expected, format!("{e} [{}]", e.kind())))),
-        Ok(r) => r,
+    let got = read_with(reader, &frame, &Hints::default());
+    let score = want.score(got.as_ref());
+    let note = match &got {
+        Err(e) => format!("{e} [{}]", e.kind()),
+        Ok(got) => format!(
+            "read {}x{} at ({:.1}, {:.1}) pitch {:.1}x{:.1}, {} unsure",
+            got.grid.rows,
+            got.grid.cols,
+            got.grid.origin.0,
+            got.grid.origin.1,
+            got.grid.pitch.0,
+            got.grid.pitch.1,
+            got.unsure.len()
+        ),
     };
-    // A board's empty edge lines show nowhere on screen and change no move (links may run
-    // outside the board): a reading that differs from the truth only by them is exact.
-    let exact = match &want {
-        Some(w) => w
-            .without_empty_edges()
-            .same_up_to_renaming(&got.board.without_empty_edges()),
-        None => {
-            kind == "board"
-                && size == [Some(got.board.rows()), Some(got.board.cols())]
-                && tiles_left == Some(got.board.tile_count())
-        }
+    let note = match score.class {
+        Class::Exact | Class::Refused => note,
+        _ if score.why.is_empty() => note,
+        _ => format!("{note}: {}", score.why),
     };
-    let note = format!(
-        "read {}x{} at ({:.1}, {:.1}) pitch {:.1}x{:.1}, {} unsure",
-        got.grid.rows,
-        got.grid.cols,
-        got.grid.origin.0,
-        got.grid.origin.1,
-        got.grid.pitch.0,
-        got.grid.pitch.1,
-        got.unsure.len()
-    );
-    let class = if exact {
-        Class::Exact
-    } else if is_sure(&got) {
-        Class::Wrong
-    } else {
-        Class::Unsure
-    };
-    Ok(Some((class, note)))
+    Ok(Some((score.class, note)))
 }
 
 pub fn truth(args: TruthArgs) -> Result<()> {

@@ -32,6 +32,7 @@ pub mod pixels;
 pub mod profile;
 pub mod reader;
 pub mod stipple;
+pub mod truth;
 pub mod types;
 pub mod verdict;
 

@@ -88,3 +88,21 @@ pub fn shared_dir() -> PathBuf {
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
     }
 }
+
+/// `part` of the team's data ([`shared_dir`]), or `None` with a notice when it is absent;
+/// under `CI=true`, where the data is always there, an absent part fails the test instead
+/// of skipping it.
+pub fn shared(part: &str) -> Option<PathBuf> {
+    let p = shared_dir().join(part);
+    if p.exists() {
+        return Some(p);
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!(
+            "{} is absent under CI=true: the team's data must be beside the project",
+            p.display()
+        );
+    }
+    println!("SKIP: {} is absent (team data)", p.display());
+    None
+}
