@@ -478,6 +478,16 @@ pub struct ReaderConfig {
     /// cannot tell a tile whose picture covers its face from an obstacle, so those stay
     /// tiles.
     pub obstacle_face_share: f32,
+    /// The one type of odd count on a board, with every picture typed and none of the
+    /// type's cells off the board, is walled off as obstacles by the stage reader when in
+    /// the median of its cells at most this share of the inner blocks shows the face within
+    /// [`ReaderConfig::face_exact`], and every other type shows more. Tiles come in pairs
+    /// and stones in any number; the dark theme's grey stones lie near its grey face, so
+    /// the corner and frame tests miss them. Measured over the stage reader's readings with
+    /// one odd type (rendered 0..400 and 7000..7300): the 12 stone groups 0.0, other types'
+    /// least 0.01–0.12; left alone, a type made odd by a tile read as ground 0.08 (least
+    /// 0.08), and two groups tied with a type at 0.0 (stones; two stones and a tile).
+    pub odd_wall_face_share: f32,
     /// A block of a cell (of a [`ReaderConfig::blocks`] split) shows the ground remembered
     /// there ([`super::ground_memory`]) when its mean lies within this (mean absolute RGB
     /// difference, 0–255) of the remembered block's. An emptied cell's blocks on a static
@@ -578,6 +588,7 @@ impl Default for ReaderConfig {
             face_clean: 16.0,
             face_exact: 3.0,
             obstacle_face_share: 0.03,
+            odd_wall_face_share: 0.0,
             remembered_gap: 6.0,
             remembered_share: 0.6,
             remembered_sides: 3,

@@ -285,6 +285,63 @@ pub(super) fn walls(
         .collect()
 }
 
+/// The one type of odd count as obstacles: tiles come in pairs, so a type dealt an odd
+/// number of times is none, while a game deals its stones (one sprite) in any number. Only
+/// where nothing else explains the odd count: no picture is left without a type (a
+/// missing member would be one), no cell of the group lies off the board (the extent cut
+/// a type, and its last member lies beyond), and the group shows the tiles' face nowhere
+/// while every other type shows more of it ([`ReaderConfig::odd_wall_face_share`]): a
+/// tile read as the ground leaves its type odd, but its twins still show the face.
+fn odd_walls(
+    s: &SheetCells,
+    cells: &[usize],
+    kind: &[Option<usize>],
+    seen: &[Seen],
+    cfg: &ReaderConfig,
+) -> Vec<usize> {
+    let counts = type_counts(kind);
+    let odd: Vec<usize> = counts
+        .iter()
+        .filter(|(_, &c)| c % 2 == 1)
+        .map(|(&g, _)| g)
+        .collect();
+    let [g] = odd[..] else {
+        return Vec::new();
+    };
+    let off_board = (0..seen.len())
+        .filter(|i| cells.binary_search(i).is_err())
+        .any(|i| seen[i] == Seen::Paired(g));
+    if counts[&g] < 3 || counts.len() < 2 || off_board {
+        return Vec::new();
+    }
+    let held: Vec<usize> = (0..cells.len()).filter(|&k| kind[k].is_some()).collect();
+    let pics: Vec<&Picture> = held
+        .iter()
+        .map(|&k| s.pics[cells[k]].as_ref().expect("a seen cell is described"))
+        .collect();
+    let shares = face_shares(&pics, cfg.face_exact);
+    let mut per = std::collections::BTreeMap::<usize, Vec<f32>>::new();
+    for (j, &k) in held.iter().enumerate() {
+        per.entry(kind[k].expect("held"))
+            .or_default()
+            .push(shares[j]);
+    }
+    let median = |v: &mut Vec<f32>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    };
+    let mine = median(per.get_mut(&g).expect("the odd type is held"));
+    let least = per
+        .iter_mut()
+        .filter(|(&h, _)| h != g)
+        .map(|(_, v)| median(v))
+        .fold(f32::INFINITY, f32::min);
+    match mine <= cfg.odd_wall_face_share && mine < least {
+        true => vec![g],
+        false => Vec::new(),
+    }
+}
+
 /// The board inside a sheet: paired groups become types (crowded ones obstacles), lone
 /// pictures join the type they match once a tint is taken out (a selected tile) or stay
 /// unsure, and the verdict decides. With `walls_on`, groups drawn without the tiles' body
@@ -519,6 +576,11 @@ pub(super) fn board_from(
         true => walls(grid, integral, frame, s, &cells, &kind, &members, cfg),
         false => Vec::new(),
     };
+    let typed = lone.iter().all(|&k| kind[k].is_some());
+    let walls = match walls.is_empty() && walls_on && typed {
+        true => odd_walls(s, &cells, &kind, seen, cfg),
+        false => walls,
+    };
     let walled = |k: usize| kind[k].is_some_and(|g| walls.contains(&g));
     unsure.retain(|p| (0..cells.len()).all(|k| pos_of(k) != *p || !walled(k)));
     selected.retain(|p| (0..cells.len()).all(|k| pos_of(k) != *p || !walled(k)));
@@ -674,5 +736,85 @@ mod tests {
         assert_eq!(frame_distance(own(corner), &in_place), 0.0);
         let in_place = frame_in_place(&s, &tiles, tint_at, b).unwrap();
         assert_eq!(frame_distance(own(tint_at), &in_place), 40.0);
+    }
+
+    /// A 4x16 block picture: the face (grey 100) with a symbol of `ink` in 4 blocks, or,
+    /// with `ink` `None`, a stone of greys 130–205 everywhere.
+    fn face_or_stone(ink: Option<f32>) -> Picture {
+        let blocks: Vec<f32> = (0..16)
+            .map(|b| match ink {
+                Some(v) if b % 4 == 1 => v,
+                Some(_) => 100.0,
+                None => 130.0 + (b % 4) as f32 * 25.0,
+            })
+            .flat_map(|v| [v, v, v])
+            .collect();
+        Picture::from_blocks(blocks, Vec::new())
+    }
+
+    /// The walls [`odd_walls`] finds on a 2x4 board in a 4x6 sheet, each board cell a
+    /// face of ink `Some(v)`, a stone (`Some(None)`) or ground (`None`), grouped by
+    /// `kind`; `off_board` also puts a cell of group `g` on the ring.
+    fn odd_walled(
+        board: [Option<Option<f32>>; 8],
+        kind: [Option<usize>; 8],
+        off_board: Option<usize>,
+    ) -> Vec<usize> {
+        let cols = 6;
+        let cells: Vec<usize> = (0..8).map(|k| (1 + k / 4) * cols + 1 + k % 4).collect();
+        let mut pics = vec![None; 4 * cols];
+        let mut seen = vec![Seen::Ground; 4 * cols];
+        for (k, &i) in cells.iter().enumerate() {
+            pics[i] = board[k].map(face_or_stone);
+            if let Some(g) = kind[k] {
+                seen[i] = Seen::Paired(g);
+            }
+        }
+        if let Some(g) = off_board {
+            pics[0] = Some(face_or_stone(None));
+            seen[0] = Seen::Paired(g);
+        }
+        let s = SheetCells {
+            rows: 4,
+            cols,
+            pics,
+        };
+        odd_walls(&s, &cells, &kind, &seen, &ReaderConfig::default())
+    }
+
+    #[test]
+    fn the_one_odd_group_that_shows_no_face_is_obstacles() {
+        let (a, b, st) = (Some(Some(20.0)), Some(Some(200.0)), Some(None));
+        let board = [a, a, b, b, st, st, st, None];
+        let kind = [
+            Some(0),
+            Some(0),
+            Some(1),
+            Some(1),
+            Some(2),
+            Some(2),
+            Some(2),
+            None,
+        ];
+        assert_eq!(odd_walled(board, kind, None), vec![2]);
+        // A stone of the group beyond the board: the extent may have cut a type.
+        assert_eq!(odd_walled(board, kind, Some(2)), Vec::<usize>::new());
+        // Another type shows no face either (a pair drawn without it): nothing tells the
+        // stones from it.
+        let board = [st, st, b, b, st, st, st, None];
+        assert_eq!(odd_walled(board, kind, None), Vec::<usize>::new());
+        // An odd type that shows the face (its fourth tile read as ground) is tiles.
+        let board = [a, a, a, b, b, st, st, None];
+        let kind = [
+            Some(0),
+            Some(0),
+            Some(0),
+            Some(1),
+            Some(1),
+            Some(2),
+            Some(2),
+            None,
+        ];
+        assert_eq!(odd_walled(board, kind, None), Vec::<usize>::new());
     }
 }
