@@ -488,6 +488,13 @@ pub struct ReaderConfig {
     /// least 0.01–0.12; left alone, a type made odd by a tile read as ground 0.08 (least
     /// 0.08), and two groups tied with a type at 0.0 (stones; two stones and a tile).
     pub odd_wall_face_share: f32,
+    /// Where the stage reader refuses the board on the lattice the edge profiles gave, it
+    /// reads again on lattices up to this many times that pitch on each axis no hint fixes
+    /// (cells kept tile-shaped): the profiles can take a period inside the tiles for the
+    /// cells'. Measured on rendered 0..400: 12 boards refused on lattices at a half or a
+    /// third of the tiles' pitch (on one axis or both, up to 24x36 cells for 8x12 tiles);
+    /// on the multiples 7 read exact, one a sure misreading (a lone stone read as ground).
+    pub lattice_multiple_max: usize,
     /// A block of a cell (of a [`ReaderConfig::blocks`] split) shows the ground remembered
     /// there ([`super::ground_memory`]) when its mean lies within this (mean absolute RGB
     /// difference, 0–255) of the remembered block's. An emptied cell's blocks on a static
@@ -589,6 +596,7 @@ impl Default for ReaderConfig {
             face_exact: 3.0,
             obstacle_face_share: 0.03,
             odd_wall_face_share: 0.0,
+            lattice_multiple_max: 3,
             remembered_gap: 6.0,
             remembered_share: 0.6,
             remembered_sides: 3,

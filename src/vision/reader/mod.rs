@@ -203,7 +203,71 @@ pub(crate) fn locate_and_read(
         window.3 as i64,
     );
     let (x, y) = lattice_of(frame, window, hints, cfg)?;
-    let mut sheet = Sheet::new(&integral, x, y, window, cfg);
+    match read_on_lattice(frame, &integral, window, (x, y), hints, cfg) {
+        Err(e) if !matches!(e, ReadError::Invalid(_)) || too_many_pictures(&e) => {
+            coarser(frame, &integral, window, (x, y), hints, cfg).ok_or(e)
+        }
+        r => r,
+    }
+}
+
+/// Whether a refusal says the cells held more pictures than a board can name.
+fn too_many_pictures(e: &ReadError) -> bool {
+    matches!(e, ReadError::Invalid(m) if m.contains("more than a board can name"))
+}
+
+/// The reading on a lattice a whole multiple (up to [`ReaderConfig::lattice_multiple_max`])
+/// of `found`'s on an axis no hint fixes, of tile-shaped cells, where one reads: the
+/// profiles can take the period of strokes inside the tiles (a symbol drawn in three
+/// bands, a face split by a bevel) for the cells', and on such a lattice the cells hold
+/// parts of tiles, too many pictures, few of them twins. Of the lattices that read, the
+/// one with the least doubt, then the most tiles.
+fn coarser(
+    frame: &RgbaImage,
+    integral: &Integral,
+    window: (u32, u32, u32, u32),
+    (x, y): (Axis, Axis),
+    hints: &Hints,
+    cfg: &ReaderConfig,
+) -> Option<Reading> {
+    let n = cfg.lattice_multiple_max;
+    let free = |hinted: Option<usize>| if hinted.is_some() { 1 } else { n };
+    let mut best: Option<Reading> = None;
+    for mx in 1..=free(hints.cols) {
+        for my in 1..=free(hints.rows) {
+            let (px, py) = (x.pitch * mx as f32, y.pitch * my as f32);
+            if (mx, my) == (1, 1) || !super::grid::tile_shaped(px, py) || px.max(py) > cfg.max_pitch
+            {
+                continue;
+            }
+            let at = |a: Axis, pitch: f32| Axis { pitch, ..a };
+            let Ok(r) =
+                read_on_lattice(frame, integral, window, (at(x, px), at(y, py)), hints, cfg)
+            else {
+                continue;
+            };
+            let better = best.as_ref().is_none_or(|b| {
+                (doubt(&r), std::cmp::Reverse(r.board.tile_count()))
+                    < (doubt(b), std::cmp::Reverse(b.board.tile_count()))
+            });
+            if better {
+                best = Some(r);
+            }
+        }
+    }
+    best
+}
+
+/// [`locate_and_read`] on the lattice `(x, y)`: the phase, the board's extent, its cells.
+fn read_on_lattice(
+    frame: &RgbaImage,
+    integral: &Integral,
+    window: (u32, u32, u32, u32),
+    (x, y): (Axis, Axis),
+    hints: &Hints,
+    cfg: &ReaderConfig,
+) -> Result<Reading, ReadError> {
+    let mut sheet = Sheet::new(integral, x, y, window, cfg);
     if sheet.rows == 0 || sheet.cols == 0 {
         return Err(ReadError::NoBoard("no whole cell fits the frame".into()));
     }
@@ -211,7 +275,7 @@ pub(crate) fn locate_and_read(
         .ok_or_else(|| ReadError::NoBoard("no ground around the frame".into()))?;
     let mut seen = None;
     if hints.region.is_none() || hints.rows.is_none() || hints.cols.is_none() {
-        sheet = rephased(&integral, sheet, window, &ground, cfg);
+        sheet = rephased(integral, sheet, window, &ground, cfg);
         // The ring of a lattice off the tiles' phase straddles tiles and ground: on a board
         // that runs to within a pitch of the window's sides, its commonest cells are as
         // busy as tile faces. Such a ground is learnt again on the phased ring (when that
@@ -233,7 +297,7 @@ pub(crate) fn locate_and_read(
                 .flatten()
                 .filter(|g| g.spread_max < ground.spread_max)
             {
-                let again = rephased(&integral, sheet.clone(), window, &g, cfg);
+                let again = rephased(integral, sheet.clone(), window, &g, cfg);
                 let n = pairs(&again, &g);
                 if n > best.0 {
                     best = (n, g, again);
@@ -243,10 +307,10 @@ pub(crate) fn locate_and_read(
         }
         // The pitch from the profiles can be a few tenths of a pixel off, which shifts far
         // twins apart by a pixel or more; the twins themselves say where it lies.
-        let (x2, y2) = refine_pitch(&integral, &sheet, &ground, cfg);
+        let (x2, y2) = refine_pitch(integral, &sheet, &ground, cfg);
         if x2 != sheet.x || y2 != sheet.y {
-            sheet = Sheet::new(&integral, x2, y2, window, cfg);
-            sheet = rephased(&integral, sheet, window, &ground, cfg);
+            sheet = Sheet::new(integral, x2, y2, window, cfg);
+            sheet = rephased(integral, sheet, window, &ground, cfg);
         }
         // The twins' phase against the profiles' (the profiles' line nearest the window's
         // middle kept, on the twins' pitch): the profiles' where it leaves
@@ -260,7 +324,7 @@ pub(crate) fn locate_and_read(
         // off instead (3-D tiles, a photo ground), its cells straddle tiles and more of
         // them find no twin.
         let at_profiles = Sheet::new(
-            &integral,
+            integral,
             on_line(sheet.x, x, window.0 as f32 + window.2 as f32 / 2.0),
             on_line(sheet.y, y, window.1 as f32 + window.3 as f32 / 2.0),
             window,
@@ -977,7 +1041,7 @@ mod cell_tests {
     use super::ground_run::{ground_runs_into, lines_of_sides};
     use super::phase::refine_phase;
     use super::*;
-    use crate::board::Board;
+    use crate::board::{type_char, Board};
     use crate::vision::pixels::colour_dist;
     use image::Rgba;
 
@@ -2575,6 +2639,69 @@ mod cell_tests {
                 .min(40.0 - (20.0 + d).rem_euclid(40.0))
         };
         assert!(off(dx) <= 4.0 && off(dy) <= 4.0, "({dx}, {dy})");
+    }
+
+    #[test]
+    fn a_board_refused_on_a_third_of_its_pitch_reads_on_the_multiple() {
+        // Four rows and six columns of 40 px tiles from (40, 40), twelve pairs shuffled;
+        // the lattice is given at a third of the pitch across and a half down, where the
+        // cells hold parts of tiles.
+        let (rows, cols) = (4u32, 6u32);
+        let mut order: Vec<u32> = (0..rows * cols).collect();
+        let mut s = 11u32;
+        for i in (1..order.len()).rev() {
+            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            order.swap(i, (s >> 8) as usize % (i + 1));
+        }
+        let mut img =
+            RgbaImage::from_pixel(40 * (cols + 2), 40 * (rows + 2), Rgba([30, 100, 40, 255]));
+        let mut kinds = vec![0u32; (rows * cols) as usize];
+        for (i, &slot) in order.iter().enumerate() {
+            let (r, c) = (slot / cols, slot % cols);
+            tile(&mut img, 40 + c * 40, 40 + r * 40, i as u32 / 2 + 1, false);
+            kinds[slot as usize] = i as u32 / 2;
+        }
+        let cfg = ReaderConfig::default();
+        let (w, h) = img.dimensions();
+        let integral = Integral::new(&img, 0, 0, w as i64, h as i64);
+        let axis = |pitch: f32| Axis {
+            pitch,
+            phase: 0.0,
+            strength: 1.0,
+        };
+        let lattice = (axis(40.0 / 3.0), axis(20.0));
+        let r = coarser(
+            &img,
+            &integral,
+            (0, 0, w, h),
+            lattice,
+            &Hints::default(),
+            &cfg,
+        )
+        .expect("a multiple of the lattice reads");
+        assert!((r.grid.pitch.0 - 40.0).abs() < 0.5, "{:?}", r.grid);
+        assert!((r.grid.pitch.1 - 40.0).abs() < 0.5, "{:?}", r.grid);
+        let text: Vec<String> = (0..rows as usize)
+            .map(|row| {
+                (0..cols as usize)
+                    .map(|c| type_char(kinds[row * cols as usize + c] as usize).unwrap() as char)
+                    .collect()
+            })
+            .collect();
+        let truth = Board::from_rows(&text).unwrap();
+        assert!(
+            truth.same_up_to_renaming(&r.board),
+            "{}\n--\n{truth}",
+            r.board
+        );
+        // A hint that fixes the columns leaves that axis's pitch as given: no multiple of
+        // a third of the tiles across reads.
+        let hints = Hints {
+            cols: Some(18),
+            ..Hints::default()
+        };
+        let fixed = coarser(&img, &integral, (0, 0, w, h), lattice, &hints, &cfg);
+        assert!(fixed.is_none_or(|r| (r.grid.pitch.0 - 40.0 / 3.0).abs() < 0.5));
     }
 
     #[test]
