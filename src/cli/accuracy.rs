@@ -60,7 +60,7 @@ fn image_of(truth: &Path, v: &Value) -> Option<PathBuf> {
 fn classify(truth: &Path, reader: ReaderChoice) -> Result<Option<(Class, String)>> {
     let text = std::fs::read_to_string(truth)
         .with_context(|| format!("cannot read {}", truth.display()))?;
-    let want = Truth::parse(&text).with_context(|| format!("{}", truth.display()))?;
+    let want = Truth::parse(&text).map_err(|e| anyhow::anyhow!("{} {e}", truth.display()))?;
     let v: Value = serde_json::from_str(&text)?;
     let Some(image) = image_of(truth, &v) else {
         bail!("{}: no screenshot beside it", truth.display());

@@ -102,7 +102,7 @@ impl Truth {
     /// error here (see [`Truth::scorable`]).
     pub fn parse(text: &str) -> Result<Truth, TruthError> {
         let v: Value =
-            serde_json::from_str(text).map_err(|e| TruthError(format!("not JSON: {e}")))?;
+            serde_json::from_str(text).map_err(|e| TruthError(format!("is not JSON: {e}")))?;
         let kind = v
             .get("kind")
             .and_then(Value::as_str)
@@ -111,7 +111,10 @@ impl Truth {
         let cells = match v.get("cells").and_then(Value::as_array) {
             Some(rows) => {
                 let rows: Vec<&str> = rows.iter().filter_map(Value::as_str).collect();
-                Some(Board::from_rows(&rows).map_err(|e| TruthError(format!("its cells: {e}")))?)
+                Some(
+                    Board::from_rows(&rows)
+                        .map_err(|e| TruthError(format!("has bad cells: {e}")))?,
+                )
             }
             None => None,
         };
@@ -331,8 +334,8 @@ mod tests {
 
     #[test]
     fn bad_truth_is_an_error_naming_the_problem() {
-        assert!(Truth::parse("{").unwrap_err().0.contains("not JSON"));
+        assert!(Truth::parse("{").unwrap_err().0.contains("is not JSON"));
         let e = Truth::parse(r#"{"cells":["AB","A"]}"#).unwrap_err();
-        assert!(e.0.contains("its cells"), "{e}");
+        assert!(e.0.contains("has bad cells"), "{e}");
     }
 }
