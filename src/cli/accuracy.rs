@@ -9,7 +9,6 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use llk::vision::truth::{Class, Truth};
 use llk::vision::{load_image, read_with, Hints, ReaderChoice};
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
@@ -38,9 +37,9 @@ fn truth_files(dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// The screenshot a truth file describes: its `image` field, else the first of
 /// `NAME.png|jpg|jpeg|bmp` that exists.
-fn image_of(truth: &Path, v: &Value) -> Option<PathBuf> {
+fn image_of(truth: &Path, want: &Truth) -> Option<PathBuf> {
     let dir = truth.parent()?;
-    if let Some(name) = v.get("image").and_then(Value::as_str) {
+    if let Some(name) = &want.image {
         let p = dir.join(name);
         if p.exists() {
             return Some(p);
@@ -61,8 +60,7 @@ fn classify(truth: &Path, reader: ReaderChoice) -> Result<Option<(Class, String)
     let text = std::fs::read_to_string(truth)
         .with_context(|| format!("cannot read {}", truth.display()))?;
     let want = Truth::parse(&text).map_err(|e| anyhow::anyhow!("{} {e}", truth.display()))?;
-    let v: Value = serde_json::from_str(&text)?;
-    let Some(image) = image_of(truth, &v) else {
+    let Some(image) = image_of(truth, &want) else {
         bail!("{}: no screenshot beside it", truth.display());
     };
     if !want.scorable() {

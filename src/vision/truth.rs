@@ -26,6 +26,8 @@ use serde_json::Value;
 /// What a truth file says a frame shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Truth {
+    /// The screenshot's file name beside the truth file (`image`), when it gives one.
+    pub image: Option<String>,
     /// `board`, `no-board`, `animation` or `not-lianliankan`.
     pub kind: String,
     /// The cells, when the truth gives them.
@@ -137,6 +139,7 @@ impl Truth {
             .and_then(Value::as_u64)
             .map(|n| n as usize);
         Ok(Truth {
+            image: v.get("image").and_then(Value::as_str).map(str::to_string),
             kind,
             cells,
             occupancy_only,

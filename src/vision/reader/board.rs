@@ -16,6 +16,10 @@ use crate::vision::verdict::Tally;
 use crate::vision::{ReadError, Reading};
 use image::RgbaImage;
 
+/// How a refusal for more pictures than a board has names ends: the reader looks for it
+/// to try coarser lattices.
+pub(super) const TOO_MANY_PICTURES: &str = "more than a board can name";
+
 /// The cell (sheet index) of a tile shown selected by its frame alone, if one type's
 /// members part by frame ([`ReaderConfig::selected_frame_gap`]) at least twice as far as any
 /// other type's: the member farthest from its twins (in a pair, the one whose frame strays
@@ -626,8 +630,8 @@ pub(super) fn board_from(
                     // Pictures that pair but outnumber the names a board can give them:
                     // the verdict on pairing (below) is not this one's to make.
                     ReadError::Invalid(format!(
-                        "more than {} different tile pictures in the {}x{} grid, more than \
-                         a board can name",
+                        "more than {} different tile pictures in the {}x{} grid, \
+                         {TOO_MANY_PICTURES}",
                         TYPE_ALPHABET.len(),
                         grid.rows,
                         grid.cols
@@ -786,16 +790,15 @@ mod tests {
     fn the_one_odd_group_that_shows_no_face_is_obstacles() {
         let (a, b, st) = (Some(Some(20.0)), Some(Some(200.0)), Some(None));
         let board = [a, a, b, b, st, st, st, None];
-        let kind = [
-            Some(0),
-            Some(0),
-            Some(1),
-            Some(1),
-            Some(2),
-            Some(2),
-            Some(2),
-            None,
-        ];
+        // Seven cells grouped as listed, the eighth ground.
+        let grouped = |g: [usize; 7]| {
+            let mut k = [None; 8];
+            for (c, g) in k.iter_mut().zip(g) {
+                *c = Some(g);
+            }
+            k
+        };
+        let kind = grouped([0, 0, 1, 1, 2, 2, 2]);
         assert_eq!(odd_walled(board, kind, None), vec![2]);
         // A stone of the group beyond the board: the extent may have cut a type.
         assert_eq!(odd_walled(board, kind, Some(2)), Vec::<usize>::new());
@@ -805,16 +808,7 @@ mod tests {
         assert_eq!(odd_walled(board, kind, None), Vec::<usize>::new());
         // An odd type that shows the face (its fourth tile read as ground) is tiles.
         let board = [a, a, a, b, b, st, st, None];
-        let kind = [
-            Some(0),
-            Some(0),
-            Some(0),
-            Some(1),
-            Some(1),
-            Some(2),
-            Some(2),
-            None,
-        ];
+        let kind = grouped([0, 0, 0, 1, 1, 2, 2]);
         assert_eq!(odd_walled(board, kind, None), Vec::<usize>::new());
     }
 }

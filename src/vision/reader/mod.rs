@@ -213,7 +213,7 @@ pub(crate) fn locate_and_read(
 
 /// Whether a refusal says the cells held more pictures than a board can name.
 fn too_many_pictures(e: &ReadError) -> bool {
-    matches!(e, ReadError::Invalid(m) if m.contains("more than a board can name"))
+    matches!(e, ReadError::Invalid(m) if m.ends_with(board::TOO_MANY_PICTURES))
 }
 
 /// The reading on a lattice a whole multiple (up to [`ReaderConfig::lattice_multiple_max`])
@@ -2602,6 +2602,26 @@ mod cell_tests {
         }
     }
 
+    /// `rows` × `cols` tiles of 40 px from (40, 40) on a green ground, pairs dealt in an
+    /// order shuffled by `seed`, and each cell's pair index (row-major).
+    fn shuffled_pairs(rows: u32, cols: u32, seed: u32) -> (RgbaImage, Vec<u32>) {
+        let mut order: Vec<u32> = (0..rows * cols).collect();
+        let mut s = seed;
+        for i in (1..order.len()).rev() {
+            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            order.swap(i, (s >> 8) as usize % (i + 1));
+        }
+        let mut img =
+            RgbaImage::from_pixel(40 * (cols + 2), 40 * (rows + 2), Rgba([30, 100, 40, 255]));
+        let mut kinds = vec![0u32; (rows * cols) as usize];
+        for (i, &slot) in order.iter().enumerate() {
+            let (r, c) = (slot / cols, slot % cols);
+            tile(&mut img, 40 + c * 40, 40 + r * 40, i as u32 / 2 + 1, false);
+            kinds[slot as usize] = i as u32 / 2;
+        }
+        (img, kinds)
+    }
+
     #[test]
     fn a_lattice_half_a_cell_off_on_both_axes_finds_the_tiles_phase() {
         // Six rows and ten columns of 40 px tiles from (40, 40), thirty pairs dealt in a
@@ -2609,18 +2629,7 @@ mod cell_tests {
         // flat-ground tiles the sweeps alone find the phase too; a full KShisen board over
         // a photo ground, where they did not, needed the seeds.)
         let (rows, cols) = (6u32, 10u32);
-        let mut order: Vec<u32> = (0..rows * cols).collect();
-        let mut s = 7u32;
-        for i in (1..order.len()).rev() {
-            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
-            order.swap(i, (s >> 8) as usize % (i + 1));
-        }
-        let mut img =
-            RgbaImage::from_pixel(40 * (cols + 2), 40 * (rows + 2), Rgba([30, 100, 40, 255]));
-        for (i, &slot) in order.iter().enumerate() {
-            let (r, c) = (slot / cols, slot % cols);
-            tile(&mut img, 40 + c * 40, 40 + r * 40, i as u32 / 2 + 1, false);
-        }
+        let (img, _) = shuffled_pairs(rows, cols, 7);
         let cfg = ReaderConfig::default();
         let (w, h) = img.dimensions();
         let integral = Integral::new(&img, 0, 0, w as i64, h as i64);
@@ -2647,20 +2656,7 @@ mod cell_tests {
         // the lattice is given at a third of the pitch across and a half down, where the
         // cells hold parts of tiles.
         let (rows, cols) = (4u32, 6u32);
-        let mut order: Vec<u32> = (0..rows * cols).collect();
-        let mut s = 11u32;
-        for i in (1..order.len()).rev() {
-            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
-            order.swap(i, (s >> 8) as usize % (i + 1));
-        }
-        let mut img =
-            RgbaImage::from_pixel(40 * (cols + 2), 40 * (rows + 2), Rgba([30, 100, 40, 255]));
-        let mut kinds = vec![0u32; (rows * cols) as usize];
-        for (i, &slot) in order.iter().enumerate() {
-            let (r, c) = (slot / cols, slot % cols);
-            tile(&mut img, 40 + c * 40, 40 + r * 40, i as u32 / 2 + 1, false);
-            kinds[slot as usize] = i as u32 / 2;
-        }
+        let (img, kinds) = shuffled_pairs(rows, cols, 11);
         let cfg = ReaderConfig::default();
         let (w, h) = img.dimensions();
         let integral = Integral::new(&img, 0, 0, w as i64, h as i64);
