@@ -495,6 +495,37 @@ pub struct ReaderConfig {
     /// third of the tiles' pitch (on one axis or both, up to 24x36 cells for 8x12 tiles);
     /// on the multiples 7 read exact, one a sure misreading (a lone stone read as ground).
     pub lattice_multiple_max: usize,
+    /// Without hints, the stage reader works on the part of the window within this many
+    /// cells of the cells that lie clearly off the ground learnt from the window's edge
+    /// ([`ReaderConfig::busy_excess`]), bars across the window left out: the ground farther
+    /// out tells nothing the ground near the board does not, and a board in a full-screen
+    /// capture holds a tenth of the lattice's cells (the bench's 19x11 board: 209 of 1830),
+    /// whose grouping grows with the square of their number. Two cells: the phase moves the
+    /// lattice by up to half a cell, and a ring of ground must remain around the board.
+    pub extent_margin: usize,
+    /// A cell lies clearly off the ground, for [`ReaderConfig::extent_margin`], when its
+    /// mean colour or its spread exceeds the ground model's tolerance plus
+    /// [`ReaderConfig::ground_margin`] by more than this. On the bench's noisy ground the
+    /// cells of ground the model does not hold exceed it by at most 2.4 (18 of 1830), the
+    /// tiles by 67 and more (plain ground) and 83 and more (noisy ground).
+    pub busy_excess: f32,
+    /// A line of the sheet busy ([`ReaderConfig::busy_excess`]) in at least this share of
+    /// its cells is a bar across the window (a title or status bar), left out of the part
+    /// the stage reader works on unless it runs along the board's other busy cells.
+    pub bar_share: f32,
+    /// The part of the window [`ReaderConfig::extent_margin`] keeps is kept only when at
+    /// least this share of the cells it leaves out hold the ground (within
+    /// [`ReaderConfig::ground_margin`]), not only lie short of clearly off it: faint tiles
+    /// (a few light symbols on a light ground) lie between the two. On the bench frames the left-out
+    /// cells held 96 % (plain ground: all but the status bar) and 99 % (noisy ground).
+    pub left_out_ground: f32,
+    /// The part of the window [`ReaderConfig::extent_margin`] keeps is kept only when it
+    /// leaves out at least this share of the sheet's cells (a quarter saves ~45 % of the
+    /// grouping, which grows with the square of the cells): the phase and the ground are
+    /// then learnt from fewer cells, and a board that nearly fills the window gains little
+    /// from it. On a noisy ground a part that left out a twentieth of the cells moved the
+    /// phase by 1.6 px, enough to pair a board's grey stones as a type.
+    pub left_out_min: f32,
     /// A block of a cell (of a [`ReaderConfig::blocks`] split) shows the ground remembered
     /// there ([`super::ground_memory`]) when its mean lies within this (mean absolute RGB
     /// difference, 0–255) of the remembered block's. An emptied cell's blocks on a static
@@ -597,6 +628,11 @@ impl Default for ReaderConfig {
             obstacle_face_share: 0.03,
             odd_wall_face_share: 0.0,
             lattice_multiple_max: 3,
+            extent_margin: 2,
+            busy_excess: 6.0,
+            bar_share: 0.9,
+            left_out_ground: 0.8,
+            left_out_min: 0.25,
             remembered_gap: 6.0,
             remembered_share: 0.6,
             remembered_sides: 3,

@@ -273,6 +273,22 @@ fn read_on_lattice(
     }
     let mut ground = ring_ground(&sheet, cfg)
         .ok_or_else(|| ReadError::NoBoard("no ground around the frame".into()))?;
+    // Without hints, the part of the window around what lies clearly off the ground, where
+    // that ground is calm: a busy one can be learnt from a ring that lies on tiles (see
+    // below), and holds them.
+    let window = if hints.region.is_none()
+        && hints.rows.is_none()
+        && hints.cols.is_none()
+        && ground.spread_max <= cfg.busy_ground_spread
+    {
+        let part = sheet.around_busy(&ground, window, cfg.extent_margin, cfg);
+        if part != window {
+            sheet = Sheet::new(integral, x, y, part, cfg);
+        }
+        part
+    } else {
+        window
+    };
     let mut seen = None;
     if hints.region.is_none() || hints.rows.is_none() || hints.cols.is_none() {
         sheet = rephased(integral, sheet, window, &ground, cfg);

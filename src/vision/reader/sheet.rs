@@ -63,6 +63,138 @@ impl Sheet {
             .collect();
         s
     }
+
+    /// The part of `window` (the sheet's) the stage reader works on once the ground is
+    /// learnt: the cells [`Ground::far`] from it, but for bars across the window
+    /// ([`busy_part`]), and `margin` cells round them; whole pixels round those cells, the
+    /// window's own edge where the part reaches it. `window` itself where no cell lies far
+    /// from the ground, where the part leaves out less than [`ReaderConfig::left_out_min`]
+    /// of the sheet, or where fewer than [`ReaderConfig::left_out_ground`] of the cells it
+    /// leaves out hold the ground.
+    pub(super) fn around_busy(
+        &self,
+        ground: &Ground,
+        window: (u32, u32, u32, u32),
+        margin: usize,
+        cfg: &ReaderConfig,
+    ) -> (u32, u32, u32, u32) {
+        let busy: Vec<bool> = self
+            .pics
+            .iter()
+            .map(|p| p.as_ref().is_some_and(|p| ground.far(p, cfg)))
+            .collect();
+        let Some((r0, r1, c0, c1)) = busy_part(&busy, self.cols, margin, cfg.bar_share) else {
+            return window;
+        };
+        // What the part leaves out must be ground, not only short of clearly off it: faint
+        // tiles (a few light symbols on a light ground) lie between the two.
+        let (mut out, mut held) = (0usize, 0usize);
+        for (i, p) in self.pics.iter().enumerate() {
+            let (r, c) = (i / self.cols, i % self.cols);
+            if !(r0..r1).contains(&r) || !(c0..c1).contains(&c) {
+                out += 1;
+                held += p.as_ref().is_some_and(|p| ground.holds(p, cfg)) as usize;
+            }
+        }
+        if (out as f32) < cfg.left_out_min * self.pics.len() as f32
+            || (held as f32) < cfg.left_out_ground * out as f32
+        {
+            return window;
+        }
+        let (ax, ay, _, _) = self.rect(r0, c0);
+        let (bx, by, bw, bh) = self.rect(r1 - 1, c1 - 1);
+        let (wx1, wy1) = (window.0 + window.2, window.1 + window.3);
+        let x0 = if c0 == 0 {
+            window.0
+        } else {
+            (ax.floor().max(0.0) as u32).max(window.0)
+        };
+        let y0 = if r0 == 0 {
+            window.1
+        } else {
+            (ay.floor().max(0.0) as u32).max(window.1)
+        };
+        let x1 = if c1 == self.cols {
+            wx1
+        } else {
+            ((bx + bw).ceil() as u32).min(wx1)
+        };
+        let y1 = if r1 == self.rows {
+            wy1
+        } else {
+            ((by + bh).ceil() as u32).min(wy1)
+        };
+        (x0, y0, x1.saturating_sub(x0), y1.saturating_sub(y0))
+    }
+}
+
+/// The rows `r0..r1` and columns `c0..c1` of a sheet `cols` wide, given which of its cells
+/// are busy, within `margin` cells of its busy cells, leaving out bars: lines busy in at
+/// least `bar_share` of their cells that run from a side of the sheet inwards (a title or
+/// status bar across the whole window), unless they reach the other busy cells (a board
+/// that fills the window on that side, or a ground darker or lighter there than on most of
+/// the window's edge). `None` when nothing is busy off the bars.
+pub(super) fn busy_part(
+    busy: &[bool],
+    cols: usize,
+    margin: usize,
+    bar_share: f32,
+) -> Option<(usize, usize, usize, usize)> {
+    let rows = busy.len() / cols.max(1);
+    if rows == 0 || cols == 0 {
+        return None;
+    }
+    let at = |r: usize, c: usize| busy[r * cols + c];
+    let bar = |n: usize, len: usize| n as f32 >= bar_share * len as f32;
+    // Lines that are bars, kept only in the runs from each side of the sheet.
+    let edge_runs = |mut bars: Vec<bool>| {
+        let len = bars.len();
+        let head = bars.iter().take_while(|&&b| b).count();
+        let tail = bars.iter().rev().take_while(|&&b| b).count();
+        for (i, b) in bars.iter_mut().enumerate() {
+            *b &= i < head || i >= len - tail;
+        }
+        bars
+    };
+    let row_bar = edge_runs(
+        (0..rows)
+            .map(|r| bar((0..cols).filter(|&c| at(r, c)).count(), cols))
+            .collect(),
+    );
+    let col_bar = edge_runs(
+        (0..cols)
+            .map(|c| bar((0..rows).filter(|&r| at(r, c)).count(), rows))
+            .collect(),
+    );
+    let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
+    for r in (0..rows).filter(|&r| !row_bar[r]) {
+        for c in (0..cols).filter(|&c| !col_bar[c] && at(r, c)) {
+            (r0, r1, c0, c1) = (r0.min(r), r1.max(r + 1), c0.min(c), c1.max(c + 1));
+        }
+    }
+    if r0 == usize::MAX {
+        return None;
+    }
+    // Bars that run along the busy cells are part of what they border (a board whose
+    // full lines span the window).
+    while r0 > 0 && row_bar[r0 - 1] {
+        r0 -= 1;
+    }
+    while r1 < rows && row_bar[r1] {
+        r1 += 1;
+    }
+    while c0 > 0 && col_bar[c0 - 1] {
+        c0 -= 1;
+    }
+    while c1 < cols && col_bar[c1] {
+        c1 += 1;
+    }
+    Some((
+        r0.saturating_sub(margin),
+        (r1 + margin).min(rows),
+        c0.saturating_sub(margin),
+        (c1 + margin).min(cols),
+    ))
 }
 
 /// What the ground looks like: the commonest cell colour on the window's outer ring, with
@@ -135,6 +267,14 @@ impl Ground {
         colour_dist([g[0] * k, g[1] * k, g[2] * k], b) <= self.colour_tol + cfg.ground_margin
     }
 
+    /// Whether a picture's mean colour or spread lies past what [`Ground::holds`] takes by
+    /// more than [`ReaderConfig::busy_excess`]: clearly not ground.
+    pub(super) fn far(&self, p: &Picture, cfg: &ReaderConfig) -> bool {
+        let slack = cfg.ground_margin + cfg.busy_excess;
+        colour_dist(self.colour, p.mean) > self.colour_tol + slack
+            || p.spread > self.spread_max + slack
+    }
+
     pub(super) fn holds(&self, p: &Picture, cfg: &ReaderConfig) -> bool {
         colour_dist(self.colour, p.mean) <= self.colour_tol + cfg.ground_margin
             && p.spread <= self.spread_max + cfg.ground_margin
@@ -200,6 +340,71 @@ mod tests {
             spread: 0.0,
             frame: Vec::new(),
         }
+    }
+
+    /// A busy map from lines of text, '#' busy.
+    fn map(lines: &[&str]) -> (Vec<bool>, usize) {
+        let cols = lines[0].len();
+        (
+            lines
+                .iter()
+                .flat_map(|l| l.chars().map(|c| c == '#'))
+                .collect(),
+            cols,
+        )
+    }
+
+    #[test]
+    fn the_busy_part_leaves_out_bars_away_from_the_board() {
+        let (busy, cols) = map(&[
+            "##########",
+            "..........",
+            "..........",
+            "....##....",
+            "....#.#...",
+            "..........",
+            "..........",
+            "..........",
+            "#########.",
+        ]);
+        // The title bar and the status bar (one cell short of the window) are left out.
+        assert_eq!(busy_part(&busy, cols, 1, 0.9), Some((2, 6, 3, 8)));
+        // A line as busy inside the window is not a bar.
+        let mut inner = busy.clone();
+        inner[60..70].fill(true);
+        assert_eq!(busy_part(&inner, cols, 0, 0.9), Some((3, 7, 0, 10)));
+        assert_eq!(busy_part(&busy, cols, 0, 0.9), Some((3, 5, 4, 7)));
+        // A margin past the sheet stops at its sides.
+        assert_eq!(busy_part(&busy, cols, 5, 0.9), Some((0, 9, 0, 10)));
+        // Nothing busy but the bars: no part.
+        let (bars, cols) = map(&["####", "....", "####"]);
+        assert_eq!(busy_part(&bars, cols, 1, 0.9), None);
+    }
+
+    #[test]
+    fn a_board_whose_full_lines_span_the_window_keeps_them() {
+        let (busy, cols) = map(&[
+            "........", "########", "########", "##.#..##", "........", "........",
+        ]);
+        assert_eq!(busy_part(&busy, cols, 0, 0.9), Some((1, 4, 0, 8)));
+        // A board that fills most of every column is no bar either.
+        let (busy, cols) = map(&[
+            "..........",
+            "..######..",
+            "..######..",
+            "..######..",
+            "..######..",
+            "..######..",
+            "..######..",
+            "..######..",
+            "..######..",
+            "..######..",
+            "..........",
+        ]);
+        assert_eq!(busy_part(&busy, cols, 0, 0.8), Some((1, 10, 2, 8)));
+        // Every line a bar: no part, the whole window is read.
+        let (full, cols) = map(&["####", "####"]);
+        assert_eq!(busy_part(&full, cols, 0, 0.9), None);
     }
 
     #[test]
