@@ -503,6 +503,20 @@ pub struct ReaderConfig {
     /// whose grouping grows with the square of their number. Two cells: the phase moves the
     /// lattice by up to half a cell, and a ring of ground must remain around the board.
     pub extent_margin: usize,
+    /// Where one axis of the window shows no period and the other does, the stage reader
+    /// reads on the lattices of this many of the first axis's strongest repeats among the
+    /// pitches that make tile-shaped cells with the other's (and of the other's pitch).
+    pub one_axis_candidates: usize,
+    /// On those lattices the twins refine both pitches within this many pixels either way
+    /// (wider than [`ReaderConfig::pitch_search`]): a weak repeat's peak lies up to a pixel
+    /// off the tiles' pitch (measured 0.7 px on 57 and 1.0 px on 115).
+    pub one_axis_pitch_px: f32,
+    /// A reading on such a lattice is kept only with at least this many tile types: with
+    /// one axis showing no period, and a pitch searched that wide, the twins of a few
+    /// repeated pieces of chrome line up too (a dialog's panel read as a board of two
+    /// types, its left and right borders, four cells each). The phone boards this path
+    /// reads show 4 and 5.
+    pub one_axis_min_types: usize,
     /// A cell lies clearly off the ground, for [`ReaderConfig::extent_margin`], when its
     /// mean colour or its spread exceeds the ground model's tolerance plus
     /// [`ReaderConfig::ground_margin`] by more than this. On the bench's noisy ground the
@@ -629,6 +643,9 @@ impl Default for ReaderConfig {
             odd_wall_face_share: 0.0,
             lattice_multiple_max: 3,
             extent_margin: 2,
+            one_axis_candidates: 3,
+            one_axis_pitch_px: 1.5,
+            one_axis_min_types: 4,
             busy_excess: 6.0,
             bar_share: 0.9,
             left_out_ground: 0.8,

@@ -330,6 +330,44 @@ fn axis_at(profile: &[f32], start: u32, pitch: f32, strength: f32) -> Axis {
     }
 }
 
+/// Axes for an axis that shows no period of its own ([`LatticeError::NotPeriodic`]) where
+/// the other axis, of pitch `other`, fixes the range `lo..=hi` a tile-shaped cell's pitch
+/// can take: a few rows of tiles in a tall frame of chrome repeat too weakly to stand out
+/// over every lag. The pitches at which `profile` repeats at all in that range (local
+/// maxima of its autocorrelation's prominence above zero), strongest first, at most `n`,
+/// and `other` itself (square cells, where the profile's weak peak lies a pixel off);
+/// each with its phase from the profile.
+pub fn candidates(
+    profile: &[f32],
+    start: u32,
+    (lo, hi): (f32, f32),
+    other: f32,
+    n: usize,
+    cfg: &ReaderConfig,
+) -> Vec<Axis> {
+    let r = periodicity(profile, cfg);
+    let (lo, hi) = (
+        lo.max(cfg.min_pitch).ceil() as usize,
+        (hi.min(cfg.max_pitch) as usize).min(r.len().saturating_sub(2)),
+    );
+    let mut peaks: Vec<(f32, f32)> = (lo.max(1)..=hi)
+        .filter(|&i| r[i] > 0.0 && r[i] >= r[i - 1] && r[i] >= r[i + 1])
+        .map(|i| {
+            let l = peak_near(&r, i as f32, 1.0).map_or(i as f32, |p| p.0);
+            (l, comb(&r, l, 4))
+        })
+        .collect();
+    peaks.sort_by(|a, b| b.1.total_cmp(&a.1));
+    peaks.truncate(n);
+    if other < r.len().saturating_sub(2) as f32 {
+        peaks.push((other, comb(&r, other, 4)));
+    }
+    peaks
+        .into_iter()
+        .map(|(l, v)| axis_at(profile, start, l, v))
+        .collect()
+}
+
 /// `axis` with its pitch divided by the least `m` of 2–4 whose pitch `accept`s and at which
 /// the profile repeats too: its autocorrelation peaks near `axis.pitch / m` at least
 /// [`ReaderConfig::min_periodicity`] above its neighbourhood; `None` when no divisor does.
@@ -602,6 +640,32 @@ mod tests {
         }
         assert!((comb_centre(&comb_teeth(&r, 65.6, 4), 65.6) - 64.0).abs() < 0.05);
         assert_eq!(comb(&r, 65.6, 4), comb(&r, 64.0, 4));
+    }
+
+    #[test]
+    fn a_few_rows_in_a_tall_frame_leave_candidates_near_their_pitch() {
+        // Three rows of 115 px tiles in a 2340 px frame whose chrome draws strong edges at
+        // no period.
+        let mut p = board_profile(2340, 840.0, 115.0, 3, 4.0);
+        let mut seed = 99u32;
+        for _ in 0..60 {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            let at = (seed >> 8) as usize % 2340;
+            if !(800..1250).contains(&at) {
+                p[at] += 50.0 + (seed % 200) as f32;
+            }
+        }
+        let cfg = ReaderConfig::default();
+        assert_eq!(axis(&p, 0, &cfg), Err(LatticeError::NotPeriodic));
+        // The columns' pitch, 115.2, bounds the search and is tried itself, last.
+        let c = candidates(&p, 0, (57.6, 230.4), 115.2, 3, &cfg);
+        assert!(c.len() >= 2 && c.len() <= 4, "{c:?}");
+        assert!(c.iter().any(|a| (a.pitch - 115.0).abs() <= 1.5), "{c:?}");
+        assert_eq!(c.last().map(|a| a.pitch), Some(115.2));
+        assert!(
+            c.iter().all(|a| a.pitch >= 57.6 && a.pitch <= 230.4),
+            "{c:?}"
+        );
     }
 
     #[test]

@@ -202,13 +202,83 @@ pub(crate) fn locate_and_read(
         window.2 as i64,
         window.3 as i64,
     );
-    let (x, y) = lattice_of(frame, window, hints, cfg)?;
+    let (x, y) = match lattice_of(frame, window, hints, cfg) {
+        Ok(axes) => axes,
+        Err(e) => return one_axis(frame, &integral, window, hints, cfg).ok_or(e),
+    };
     match read_on_lattice(frame, &integral, window, (x, y), hints, cfg) {
         Err(e) if !matches!(e, ReadError::Invalid(_)) || too_many_pictures(&e) => {
             coarser(frame, &integral, window, (x, y), hints, cfg).ok_or(e)
         }
         r => r,
     }
+}
+
+/// Where one axis of the window shows a period and the other none (and no hint fixes
+/// either): the reading on the lattice of the first and one of the second's
+/// [`lattice::candidates`] ([`ReaderConfig::one_axis_candidates`] repeats, and the first's
+/// pitch) that make tile-shaped cells ([`super::grid::tile_shaped`]). A few rows of tiles
+/// in a tall phone frame full of chrome repeat too weakly to stand out over every lag,
+/// though the columns do, and their weak peak locates the pitch only to about a pixel:
+/// the twins refine it within [`ReaderConfig::one_axis_pitch_px`]. A lattice one axis
+/// alone vouches for must show [`ReaderConfig::one_axis_min_types`] types. The twins
+/// choose among
+/// the lattices: the least doubt, then the fewest types (a
+/// pitch that lines twins up joins their pictures; a pixel off, far twins part into two
+/// types of a pair each), then the most tiles.
+fn one_axis(
+    frame: &RgbaImage,
+    integral: &Integral,
+    window: (u32, u32, u32, u32),
+    hints: &Hints,
+    cfg: &ReaderConfig,
+) -> Option<Reading> {
+    if hints.rows.is_some() || hints.cols.is_some() {
+        return None;
+    }
+    let prof = line_profiles(frame, window, cfg.edge_min);
+    let sums = edge_profiles(frame, window);
+    let x = axis_from(&prof.cols, || &sums.cols, window.0, cfg);
+    let y = axis_from(&prof.rows, || &sums.rows, window.1, cfg);
+    let range = |p: f32| (p / cfg.max_cell_aspect, p * cfg.max_cell_aspect);
+    let n = cfg.one_axis_candidates;
+    let lattices: Vec<(Axis, Axis)> = match (x, y) {
+        (Ok(x), Err(lattice::LatticeError::NotPeriodic)) => {
+            lattice::candidates(&prof.rows, window.1, range(x.pitch), x.pitch, n, cfg)
+                .into_iter()
+                .map(|y| (x, y))
+                .collect()
+        }
+        (Err(lattice::LatticeError::NotPeriodic), Ok(y)) => {
+            lattice::candidates(&prof.cols, window.0, range(y.pitch), y.pitch, n, cfg)
+                .into_iter()
+                .map(|x| (x, y))
+                .collect()
+        }
+        _ => return None,
+    };
+    let rank = |r: &Reading| {
+        (
+            doubt(r),
+            r.board.type_counts().len(),
+            std::cmp::Reverse(r.board.tile_count()),
+        )
+    };
+    lattices
+        .into_iter()
+        .filter(|(x, y)| super::grid::tile_shaped(x.pitch, y.pitch))
+        .filter_map(|(x, y)| {
+            // The twins refine the pitch over a wider span than the profiles' peaks need.
+            let span = cfg.one_axis_pitch_px / x.pitch.min(y.pitch);
+            let wide = ReaderConfig {
+                pitch_search: cfg.pitch_search.max(span),
+                ..cfg.clone()
+            };
+            read_on_lattice(frame, integral, window, (x, y), hints, &wide)
+                .ok()
+                .filter(|r| r.board.type_counts().len() >= cfg.one_axis_min_types)
+        })
+        .min_by_key(|r| rank(r))
 }
 
 /// Whether a refusal says the cells held more pictures than a board can name.
