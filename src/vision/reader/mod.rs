@@ -214,18 +214,17 @@ pub(crate) fn locate_and_read(
     }
 }
 
-/// Where one axis of the window shows a period and the other none (and no hint fixes
-/// either): the reading on the lattice of the first and one of the second's
+/// Where one axis of the window shows a period and the other none (and no hint gives the
+/// rows or columns): the reading on the lattice of the first and one of the second's
 /// [`lattice::candidates`] ([`ReaderConfig::one_axis_candidates`] repeats, and the first's
 /// pitch) that make tile-shaped cells ([`super::grid::tile_shaped`]). A few rows of tiles
 /// in a tall phone frame full of chrome repeat too weakly to stand out over every lag,
 /// though the columns do, and their weak peak locates the pitch only to about a pixel:
 /// the twins refine it within [`ReaderConfig::one_axis_pitch_px`]. A lattice one axis
 /// alone vouches for must show [`ReaderConfig::one_axis_min_types`] types. The twins
-/// choose among
-/// the lattices: the least doubt, then the fewest types (a
-/// pitch that lines twins up joins their pictures; a pixel off, far twins part into two
-/// types of a pair each), then the most tiles.
+/// choose among the lattices: the least doubt, then the fewest types (a pitch that lines
+/// twins up joins their pictures; a pixel off, far twins part into two types of a pair
+/// each), then the most tiles.
 fn one_axis(
     frame: &RgbaImage,
     integral: &Integral,
@@ -268,7 +267,7 @@ fn one_axis(
         .into_iter()
         .filter(|(x, y)| super::grid::tile_shaped(x.pitch, y.pitch))
         .filter_map(|(x, y)| {
-            // The twins refine the pitch over a wider span than the profiles' peaks need.
+            // The twins refine the pitches over a wider span than a clear period needs.
             let span = cfg.one_axis_pitch_px / x.pitch.min(y.pitch);
             let wide = ReaderConfig {
                 pitch_search: cfg.pitch_search.max(span),
