@@ -19,7 +19,7 @@ use super::config::ReaderConfig;
 use super::extent::{best_window, main_cluster, marked_inside, CellRect};
 use super::ground_memory::GroundMemory;
 use super::halves;
-use super::lattice::{self, Axis};
+use super::lattice::{self, Axis, LatticeError};
 use super::pictures::{describe, Picture};
 use super::pixels::Integral;
 use super::profile::{edge_profiles, line_profiles};
@@ -94,13 +94,21 @@ fn axis_from<'a>(
     lattice::axis(counted, start, cfg).or_else(|_| lattice::axis(summed(), start, cfg))
 }
 
+/// Why [`lattice_of`] found no lattice: the refusal, and where one axis repeats and the
+/// other shows no period (no hint giving the rows or columns), the lattices [`one_axis`]
+/// reads on instead.
+struct NoLattice {
+    refusal: ReadError,
+    one_axis: Vec<(Axis, Axis)>,
+}
+
 /// The lattice of a window: from hints where they fix it, else from the edge profiles.
 fn lattice_of(
     frame: &RgbaImage,
     window: (u32, u32, u32, u32),
     hints: &Hints,
     cfg: &ReaderConfig,
-) -> Result<(Axis, Axis), ReadError> {
+) -> Result<(Axis, Axis), NoLattice> {
     let prof = line_profiles(frame, window, cfg.edge_min);
     let fixed = |len: u32, start: u32, n: Option<usize>| -> Option<Axis> {
         let n = n?;
@@ -114,14 +122,49 @@ fn lattice_of(
     let summed = std::cell::OnceCell::new();
     let sums = || summed.get_or_init(|| edge_profiles(frame, window));
     let x = match fixed(window.2, window.0, hints.cols) {
-        Some(a) => a,
-        None => axis_from(&prof.cols, || &sums().cols, window.0, cfg)
-            .map_err(|e| ReadError::NoBoard(format!("no cell lattice across the frame: {e:?}")))?,
+        Some(a) => Ok(a),
+        None => axis_from(&prof.cols, || &sums().cols, window.0, cfg),
     };
     let y = match fixed(window.3, window.1, hints.rows) {
-        Some(a) => a,
-        None => axis_from(&prof.rows, || &sums().rows, window.1, cfg)
-            .map_err(|e| ReadError::NoBoard(format!("no cell lattice down the frame: {e:?}")))?,
+        Some(a) => Ok(a),
+        None => axis_from(&prof.rows, || &sums().rows, window.1, cfg),
+    };
+    // Where one axis repeats and the other shows no period, the weak axis's candidates in
+    // the tile-shaped range of the other's pitch.
+    let free = hints.rows.is_none() && hints.cols.is_none();
+    let range = |p: f32| (p / cfg.max_cell_aspect, p * cfg.max_cell_aspect);
+    let n = cfg.one_axis_candidates;
+    let refused = |refusal: String, one_axis: Vec<(Axis, Axis)>| NoLattice {
+        refusal: ReadError::NoBoard(refusal),
+        one_axis,
+    };
+    let (x, y) = match (x, y) {
+        (Ok(x), Ok(y)) => (x, y),
+        (Err(e), y) => {
+            let one_axis = match y {
+                Ok(y) if free && e == LatticeError::NotPeriodic => {
+                    lattice::candidates(&prof.cols, window.0, range(y.pitch), y.pitch, n, cfg)
+                        .into_iter()
+                        .map(|x| (x, y))
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
+            let refusal = format!("no cell lattice across the frame: {e:?}");
+            return Err(refused(refusal, one_axis));
+        }
+        (Ok(x), Err(e)) => {
+            let one_axis = if free && e == LatticeError::NotPeriodic {
+                lattice::candidates(&prof.rows, window.1, range(x.pitch), x.pitch, n, cfg)
+                    .into_iter()
+                    .map(|y| (x, y))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let refusal = format!("no cell lattice down the frame: {e:?}");
+            return Err(refused(refusal, one_axis));
+        }
     };
     // A cell far longer one way than the other: the longer axis found a multiple of the
     // cells' pitch. It is divided by the least divisor that makes the cells cell-shaped and
@@ -204,7 +247,9 @@ pub(crate) fn locate_and_read(
     );
     let (x, y) = match lattice_of(frame, window, hints, cfg) {
         Ok(axes) => axes,
-        Err(e) => return one_axis(frame, &integral, window, hints, cfg).ok_or(e),
+        Err(no) => {
+            return one_axis(frame, &integral, window, no.one_axis, hints, cfg).ok_or(no.refusal)
+        }
     };
     match read_on_lattice(frame, &integral, window, (x, y), hints, cfg) {
         Err(e) if !matches!(e, ReadError::Invalid(_)) || too_many_pictures(&e) => {
@@ -215,47 +260,23 @@ pub(crate) fn locate_and_read(
 }
 
 /// Where one axis of the window shows a period and the other none (and no hint gives the
-/// rows or columns): the reading on the lattice of the first and one of the second's
-/// [`lattice::candidates`] ([`ReaderConfig::one_axis_candidates`] repeats, and the first's
-/// pitch) that make tile-shaped cells ([`super::grid::tile_shaped`]). A few rows of tiles
-/// in a tall phone frame full of chrome repeat too weakly to stand out over every lag,
-/// though the columns do, and their weak peak locates the pitch only to about a pixel:
-/// the twins refine it within [`ReaderConfig::one_axis_pitch_px`]. A lattice one axis
-/// alone vouches for must show [`ReaderConfig::one_axis_min_types`] types. The twins
-/// choose among the lattices: the least doubt, then the fewest types (a pitch that lines
-/// twins up joins their pictures; a pixel off, far twins part into two types of a pair
-/// each), then the most tiles.
+/// rows or columns): the reading on one of `lattices` ([`lattice_of`]'s: the first axis
+/// with each of the second's [`lattice::candidates`]) that make tile-shaped cells
+/// ([`super::grid::tile_shaped`]). A few rows of tiles in a tall phone frame full of chrome
+/// repeat too weakly to stand out over every lag, though the columns do, and their weak
+/// peak locates the pitch only to about a pixel: the twins refine it within
+/// [`ReaderConfig::one_axis_pitch_px`]. A lattice one axis alone vouches for must show
+/// [`ReaderConfig::one_axis_min_types`] types. The twins choose among the lattices: the
+/// least doubt, then the fewest types (a pitch that lines twins up joins their pictures; a
+/// pixel off, far twins part into two types of a pair each), then the most tiles.
 fn one_axis(
     frame: &RgbaImage,
     integral: &Integral,
     window: (u32, u32, u32, u32),
+    lattices: Vec<(Axis, Axis)>,
     hints: &Hints,
     cfg: &ReaderConfig,
 ) -> Option<Reading> {
-    if hints.rows.is_some() || hints.cols.is_some() {
-        return None;
-    }
-    let prof = line_profiles(frame, window, cfg.edge_min);
-    let sums = edge_profiles(frame, window);
-    let x = axis_from(&prof.cols, || &sums.cols, window.0, cfg);
-    let y = axis_from(&prof.rows, || &sums.rows, window.1, cfg);
-    let range = |p: f32| (p / cfg.max_cell_aspect, p * cfg.max_cell_aspect);
-    let n = cfg.one_axis_candidates;
-    let lattices: Vec<(Axis, Axis)> = match (x, y) {
-        (Ok(x), Err(lattice::LatticeError::NotPeriodic)) => {
-            lattice::candidates(&prof.rows, window.1, range(x.pitch), x.pitch, n, cfg)
-                .into_iter()
-                .map(|y| (x, y))
-                .collect()
-        }
-        (Err(lattice::LatticeError::NotPeriodic), Ok(y)) => {
-            lattice::candidates(&prof.cols, window.0, range(y.pitch), y.pitch, n, cfg)
-                .into_iter()
-                .map(|x| (x, y))
-                .collect()
-        }
-        _ => return None,
-    };
     let rank = |r: &Reading| {
         (
             doubt(r),
