@@ -252,6 +252,14 @@ pub struct ReaderConfig {
     /// 39 frames of a tkinter Shisen-Sho holding six or fewer, none read exactly, and four
     /// read sure and wrong on a lattice of half-tile cells (two to four tiles read).
     pub min_tiles: usize,
+    /// A board found in the frame (no rows or columns hinted) shows at least this many tile
+    /// types: a repeated decoration (a frame's carving, a ground's pattern) pairs everywhere
+    /// with itself as one picture, while a deal holds many. Measured with truth cells: the
+    /// fewest types on a board frame are 4 (llk-real, 8 tiles), 6 on rendered fixtures
+    /// 0..400 and 17000..17300, 19 on fixtures/kshisen; the end games of two types or fewer
+    /// (fixtures/xshisen) are read on the grid the live bot locked on, where this does
+    /// not apply.
+    pub min_types: usize,
     /// Share of tiles that may be unpaired (odd or lone pictures) before the frame is judged
     /// `not-lianliankan` (most pictures have no twin: a sliding puzzle, a numbers grid).
     pub max_unpaired_share: f32,
@@ -302,6 +310,14 @@ pub struct ReaderConfig {
     /// and 7.5–19.6 at the 99th percentile (8 of 1 480 above 20.0, on frames read
     /// exactly either way).
     pub lone_ground_seam: f32,
+    /// A lone picture clearly apart from the ground by mean colour or texture
+    /// ([`super::reader`]'s `Ground::far`) whose blocks show the ground, lit or in shadow, in
+    /// less than this share is an object drawn over the ground (a stone, a crate), never
+    /// grounded for lying nearer the ground than the tiles. Measured on rendered fixtures
+    /// 0..400: the stones and crates read as ground show 0.00–0.10 of their blocks in the
+    /// ground's colour; the readings are the same with 0.2 and 0.3, one stone more is
+    /// grounded at 0.1.
+    pub object_ground_share: f32,
     /// Share of a cell's blocks that must show the colour of the ground beside it (lit or
     /// in shadow; the per-channel median of that cell's blocks) for that ground to run on
     /// into it, counted away from the bands ([`ReaderConfig::overhang_share`] deep) on the
@@ -611,6 +627,8 @@ impl Default for ReaderConfig {
             stipple_contrast: 0.4,
             stipple_join_ratio: 2.5,
             min_tiles: 6,
+            min_types: 2,
+            object_ground_share: 0.2,
             max_unpaired_share: 0.4,
             max_unpaired: 2,
             obstacle_crowd: 2.5,

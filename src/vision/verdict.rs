@@ -61,6 +61,24 @@ pub fn judge(t: &Tally, cfg: &ReaderConfig) -> Result<(), ReadError> {
     Ok(())
 }
 
+/// Refuses a board found in the frame whose tiles show fewer than
+/// [`ReaderConfig::min_types`] types: a repeated decoration (a frame's carving, a ground's
+/// pattern) pairs everywhere with itself as one picture, while a deal holds many.
+pub fn judge_types(reading: &Reading, cfg: &ReaderConfig) -> Result<(), ReadError> {
+    let types = reading.board.type_counts().len();
+    if types < cfg.min_types {
+        return Err(ReadError::NoBoard(format!(
+            "the {} tiles read in the {}x{} lattice show {types} picture(s) (need {} types): \
+             a repeated pattern, not a board",
+            reading.board.tile_count(),
+            reading.grid.rows,
+            reading.grid.cols,
+            cfg.min_types
+        )));
+    }
+    Ok(())
+}
+
 /// How many looks the obstacle cells of `reading` show: their pictures grouped by single
 /// linkage under [`ReaderConfig::obstacle_look_gap`].
 pub fn obstacle_looks(frame: &RgbaImage, reading: &Reading, cfg: &ReaderConfig) -> usize {
@@ -1642,6 +1660,14 @@ mod tests {
         let cfg = ReaderConfig::default();
         assert!(judge(&tally(84, 0, 0), &cfg).is_ok());
         assert!(judge(&tally(84, 1, 0), &cfg).is_ok());
+    }
+
+    #[test]
+    fn a_board_of_one_picture_is_a_pattern_and_two_make_a_board() {
+        let cfg = ReaderConfig::default();
+        let pattern = reading_of(&["AAAAAA"]);
+        assert_eq!(judge_types(&pattern, &cfg).unwrap_err().kind(), "no-board");
+        assert!(judge_types(&reading_of(&["AABB#.", "......"]), &cfg).is_ok());
     }
 
     #[test]

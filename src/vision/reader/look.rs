@@ -378,10 +378,22 @@ pub(super) fn look(
     if refs.iter().any(|r| r.1) && refs.iter().any(|r| !r.1) {
         // Seams are measured against the ground as it stood before this pass, whatever
         // order the cells come in.
-        let ground: Vec<bool> = seen.iter().map(|s| *s == Seen::Ground).collect();
+        let bare: Vec<bool> = seen.iter().map(|s| *s == Seen::Ground).collect();
         let tile: Vec<bool> = seen.iter().map(|s| matches!(s, Seen::Paired(_))).collect();
         for (k, &i) in idx.iter().enumerate() {
             if seen[i] != Seen::Lone {
+                continue;
+            }
+            // An object drawn over the ground (a stone, a crate) lies far from it by mean
+            // colour or texture and shows it in hardly a block, while a cell the game
+            // emptied shows it between the shadows its neighbours throw. Only on a grid
+            // found in the frame: where the ring's commonest colour is a toolbar's, the
+            // cells emptied on a ground of many shades lie far from it too, and on a
+            // given grid the caller knows the obstacles of the board it locked on.
+            if !given
+                && ground.far(pics[k], cfg)
+                && ground.shown_share(pics[k], cfg) < cfg.object_ground_share
+            {
                 continue;
             }
             let nearest = refs
@@ -392,7 +404,7 @@ pub(super) fn look(
                 // Ground runs on into a cell the game emptied, however a tile's shadow
                 // darkens its face; an object on the board (a crate, a stone) meets the
                 // ground beside it with a seam on every side.
-                let walled = seam_to_ground(i, cells, (rows, cols), (&ground, &tile), cfg)
+                let walled = seam_to_ground(i, cells, (rows, cols), (&bare, &tile), cfg)
                     .is_some_and(|s| s > cfg.lone_ground_seam);
                 if !walled && !holds_a_shape(pics[k], shapes, cfg) {
                     seen[i] = Seen::Ground;
@@ -677,12 +689,18 @@ mod tests {
                 seen[i]
             );
         }
-        // Were the crate's sides the ground's, the ground would run on into it.
+        // Were the crate's sides the ground's, the ground would run on into it; the crate
+        // stays apart still where the grid was found in the frame, its face far from the
+        // ground and showing it in no block, and becomes ground only on a given grid,
+        // where the seam alone decides.
         let mut walled_only = crate_pic.clone();
         walled_only.frame = ground(&mut plain).frame;
+        assert!(g.far(&walled_only, &cfg));
+        assert!(g.shown_share(&walled_only, &cfg) < cfg.object_ground_share);
         pics[crate_at] = Some(walled_only);
+        assert_eq!(see(&pics, cols, &g, &ring_idx, &cfg)[crate_at], Seen::Lone);
         assert_eq!(
-            see(&pics, cols, &g, &ring_idx, &cfg)[crate_at],
+            look(&pics, cols, &g, &ring_idx, true, &cfg).seen[crate_at],
             Seen::Ground
         );
     }

@@ -23,7 +23,7 @@ use super::lattice::{self, Axis, LatticeError};
 use super::pictures::{describe, Picture};
 use super::pixels::Integral;
 use super::profile::{edge_profiles, line_profiles};
-use super::verdict::{judge, Tally};
+use super::verdict::{judge, judge_types, Tally};
 use super::{Hints, ReadError, Reading};
 use crate::board::{Cell, Pos};
 use crate::geometry::{Grid, Side};
@@ -208,6 +208,11 @@ pub fn read_board(
     cfg: &ReaderConfig,
 ) -> Result<Reading, ReadError> {
     let reading = locate_and_read(frame, hints, cfg)?;
+    // Checked on the board the search settled on, not on each lattice and window it weighed:
+    // a part of a board can show one picture and lose to the whole.
+    if hints.rows.is_none() && hints.cols.is_none() {
+        judge_types(&reading, cfg)?;
+    }
     // A removal in progress: the line crosses tiles and empty cells, which then read as
     // pictures without a twin, or as tiles where it crosses the ground.
     animation::check_link_line(frame, &reading.grid)?;

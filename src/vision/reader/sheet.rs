@@ -245,12 +245,22 @@ impl Ground {
     /// more).
     pub(super) fn covers_most(&self, p: &Picture, cfg: &ReaderConfig) -> bool {
         let n = p.blocks.len() / 3;
-        let near = p
-            .blocks
+        n > 0 && self.shown(p, cfg) as f32 >= cfg.ground_share * n as f32
+    }
+
+    /// How many of a picture's blocks show the ground's colour, lit or in shadow
+    /// ([`Ground::shows`]).
+    fn shown(&self, p: &Picture, cfg: &ReaderConfig) -> usize {
+        p.blocks
             .chunks_exact(3)
             .filter(|b| self.shows([b[0], b[1], b[2]], cfg))
-            .count();
-        n > 0 && near as f32 >= cfg.ground_share * n as f32
+            .count()
+    }
+
+    /// The share of a picture's blocks that show the ground's colour, lit or in shadow
+    /// ([`Ground::shows`]); 0 for a picture without blocks.
+    pub(super) fn shown_share(&self, p: &Picture, cfg: &ReaderConfig) -> f32 {
+        self.shown(p, cfg) as f32 / (p.blocks.len() / 3).max(1) as f32
     }
 
     /// Whether a block's colour is the ground's, or the ground's darkened by a shadow: a
