@@ -208,11 +208,6 @@ pub fn read_board(
     cfg: &ReaderConfig,
 ) -> Result<Reading, ReadError> {
     let reading = locate_and_read(frame, hints, cfg)?;
-    // Checked on the board the search settled on, not on each lattice and window it weighed:
-    // a part of a board can show one picture and lose to the whole.
-    if hints.rows.is_none() && hints.cols.is_none() {
-        judge_types(&reading, cfg)?;
-    }
     // A removal in progress: the line crosses tiles and empty cells, which then read as
     // pictures without a twin, or as tiles where it crosses the ground.
     animation::check_link_line(frame, &reading.grid)?;
@@ -225,6 +220,18 @@ pub(crate) fn locate_and_read(
     hints: &Hints,
     cfg: &ReaderConfig,
 ) -> Result<Reading, ReadError> {
+    let reading = search(frame, hints, cfg)?;
+    // Checked on the board the search settled on, not on each lattice and window it weighed:
+    // a part of a board can show one picture and lose to the whole.
+    if hints.rows.is_none() && hints.cols.is_none() {
+        judge_types(&reading, cfg)?;
+    }
+    Ok(reading)
+}
+
+/// The board the search over lattices and windows settles on, before the checks on the
+/// whole.
+fn search(frame: &RgbaImage, hints: &Hints, cfg: &ReaderConfig) -> Result<Reading, ReadError> {
     let (fw, fh) = frame.dimensions();
     let window = match hints.region {
         Some((x, y, w, h)) => {
